@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# torpor: user-space hibernation.  One non-recursive Makefile.
+#
+# Knobs (all can be overridden on the command line):
+#   V=1                  show the full commands
+#   CC, CFLAGS, LDFLAGS  the glibc build (torpor-suspend, unit tests)
+#   KLCC                 klibc's compiler wrapper for the static torpor-resume (default klcc)
+#   PREFIX, SBINDIR, LIBEXECDIR, MANDIR, DESTDIR   install locations
+#   INITRAMFS_TOOLS_DIR, DRACUT_MODULES_DIR, INITCPIO_DIR   where the hosts read hooks
+#   TORPOR_TEST_KERNEL   a Debian kernel package name for check-qemu (default: what
+#                        linux-image-amd64 depends on, plus the newest 6.12)
+#   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)
+#
+# Targets: all (default), check, check-klibc, check-qemu, test (= check + check-qemu),
+# demo, bench, fuzz, install, install-<host>, install-all, uninstall-*, clean.
+
+CC ?= gcc
+KLCC ?= klcc
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+CPPFLAGS += -D_GNU_SOURCE -Icore
+LDFLAGS ?=
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+LIBEXECDIR ?= $(PREFIX)/lib/torpor
+MANDIR ?= $(PREFIX)/share/man
+INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
+DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
+INITCPIO_DIR ?= /usr/lib/initcpio
+FUZZ_SECONDS ?= 300
+
+ifneq ($(V),1)
+Q := @
+quiet = @printf '  %-8s %s\n' $(1) $(2);
+else
+Q :=
+quiet =
+endif
+
+B := build
+CORE_SRCS := $(sort $(wildcard core/*.c))
+SUSPEND_SRCS := $(sort $(wildcard suspend/*.c))
+RESUME_SRCS := $(sort $(wildcard resume/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
+
+GLIBC_CORE_OBJS := $(CORE_SRCS:%.c=$(B)/glibc/%.o)
+KLIBC_CORE_OBJS := $(CORE_SRCS:%.c=$(B)/klibc/%.o)
+SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/glibc/%.o)
+RESUME_OBJS := $(RESUME_SRCS:%.c=$(B)/klibc/%.o)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+# the resume side's code, built with glibc too, so unit tests can reach it
+RESUME_LIB_OBJS := $(filter-out $(B)/glibc/resume/main.o,$(RESUME_SRCS:%.c=$(B)/glibc/%.o))
+SUSPEND_LIB_OBJS := $(filter-out $(B)/glibc/suspend/main.o,$(SUSPEND_OBJS))
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.PHONY: all check check-klibc check-qemu test demo bench fuzz clean deps-build \
+	install install-initramfs-tools install-dracut install-mkinitcpio install-all \
+	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-all
+
+all: $(B)/torpor-suspend $(B)/torpor-resume
+
+deps-build:
+	$(Q)sh tests/deps.sh build
+
+$(B)/glibc/%.o: %.c $(wildcard core/*.h suspend/*.h resume/*.h)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+
+$(B)/klibc/%.o: %.c $(wildcard core/*.h resume/*.h)
+	@mkdir -p $(dir $@)
+	@command -v $(KLCC) >/dev/null || { echo "torpor: '$(KLCC)' not found" >&2; \
+		echo "torpor: hint: install klibc's compiler with 'apt-get install libklibc-dev' (or run make test)" >&2; exit 1; }
+	$(call quiet,KLCC,$@)$(KLCC) $(CPPFLAGS) -Os -g $(WARN) -c -o $@ $<
+
+$(B)/glibc/libcore.a: $(GLIBC_CORE_OBJS)
+	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
+
+$(B)/klibc/libcore.a: $(KLIBC_CORE_OBJS)
+	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
+
+$(B)/torpor-suspend: $(SUSPEND_OBJS) $(B)/glibc/libcore.a
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -llz4
+
+$(B)/torpor-resume: $(RESUME_OBJS) $(B)/klibc/libcore.a
+	$(call quiet,KLCC,$@)$(KLCC) -static -o $@ $^
+
+$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4
+
+check-klibc: $(B)/torpor-resume
+	$(Q)file $(B)/torpor-resume | grep -q 'statically linked' || { echo "torpor-resume is not static" >&2; exit 1; }
+	$(Q)! strings $(B)/torpor-resume | grep -qi 'glibc\|GNU C Library' || { echo "torpor-resume contains glibc" >&2; exit 1; }
+	@echo "torpor-resume: static, klibc only"
+
+check: deps-check all $(UNIT_BINS)
+	$(Q)sh tests/unit/run.sh $(UNIT_BINS)
+
+deps-check:
+	$(Q)sh tests/deps.sh check
+
+check-qemu: all
+	$(Q)sh tests/deps.sh qemu
+	$(Q)sh tests/qemu/run.sh
+
+test:
+	$(Q)sh tests/deps.sh all
+	$(Q)$(MAKE) --no-print-directory check
+	$(Q)$(MAKE) --no-print-directory check-qemu
+
+demo: all
+	$(Q)sh tests/deps.sh qemu
+	$(Q)sh tests/qemu/demo.sh
+
+clean:
+	rm -rf $(B) tests/qemu/out

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * image.c - encode and validate torpor's on-disk records (see image.h)
+ *
+ * Decoding is the first thing that touches bytes read from disk, so every
+ * function here treats its input as hostile: sizes, counts and offsets are
+ * checked against each other and against the device before anything is used,
+ * and the arithmetic cannot overflow.  No I/O happens here; callers read the
+ * bytes, which also makes these functions easy to fuzz.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crc32.h"
+#include "image.h"
+
+/* Little-endian field access, independent of the host's byte order. */
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v);
+	put16(p + 2, v >> 16);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+/* Byte offsets of the fields in the on-disk records. */
+#define R_MAGIC		0
+#define R_VERSION	8
+#define R_SIZE		12
+#define R_PAGE		16
+#define R_FLAGS		20
+#define R_META_BYTES	24
+#define R_META_CRC	32
+#define R_NR_EXT	36
+#define R_EXT		40
+#define R_ORIG_SIG	(R_EXT + 16 * TORPOR_ROOT_EXTENTS)
+#define R_CRC		(R_ORIG_SIG + 12)
+
+#define M_MAGIC		0
+#define M_VERSION	8
+#define M_SIZE		12
+#define M_PAGE		16
+#define M_FLAGS		20
+#define M_ALG		24
+#define M_BLOCK_PAGES	28
+#define M_STREAM	32
+#define M_STORED	40
+#define M_DATA_PAGES	48
+#define M_NR_BLOCKS	56
+#define M_NR_EXT	60
+#define M_NR_FS		64
+#define M_MEM_PAGES	72
+#define M_CREATED	80
+#define M_RELEASE	88
+#define M_KVERSION	(M_RELEASE + TORPOR_UTS_LEN)
+#define M_MACHINE	(M_KVERSION + TORPOR_UTS_LEN)
+
+_Static_assert(R_CRC + 4 == sizeof(struct torpor_root), "root offsets");
+_Static_assert(M_MACHINE + TORPOR_UTS_LEN + 5 == sizeof(struct torpor_meta), "meta offsets");
+
+static int valid_page_size(uint32_t ps)
+{
+	return ps >= 4096 && ps <= 65536 && (ps & (ps - 1)) == 0;
+}
+
+/**
+ * image_classify() - what the signature of a swap header page says
+ * @page: the whole page
+ * @page_size: its size
+ *
+ * Return: IMAGE_SIG_SWAP for mkswap's signatures, IMAGE_SIG_TORPOR for ours,
+ * IMAGE_SIG_OTHER for anything else (including the kernel's S1SUSPEND).
+ */
+enum image_sig image_classify(const uint8_t *page, size_t page_size)
+{
+	const uint8_t *sig = page + page_size - TORPOR_SIG_LEN;
+
+	if (!memcmp(sig, SWAP_SIG, 10) || !memcmp(sig, SWAP_SIG_OLD, 10))
+		return IMAGE_SIG_SWAP;
+	if (!memcmp(sig, TORPOR_SIG, TORPOR_SIG_LEN))
+		return IMAGE_SIG_TORPOR;
+	return IMAGE_SIG_OTHER;
+}
+
+/* Bytes of a meta blob with these table sizes; the caller bounds the counts. */
+size_t image_meta_bytes(uint32_t nr_extents, uint32_t nr_blocks, uint32_t nr_fs)
+{
+	return sizeof(struct torpor_meta) + (size_t)nr_extents * sizeof(struct torpor_extent) +
+	       (size_t)nr_blocks * sizeof(struct torpor_block) +
+	       (size_t)nr_fs * sizeof(struct torpor_fsrec);
+}
+
+/* Uncompressed length of block @i of a validated image. */
+uint64_t image_block_raw_bytes(const struct torpor_meta *m, uint32_t i)
+{
+	uint64_t bb = (uint64_t)m->block_pages * m->page_size;
+	uint64_t start = (uint64_t)i * bb;
+
+	return m->stream_bytes - start < bb ? m->stream_bytes - start : bb;
+}
+
+/* Pages a block occupies on disk (its stored bytes rounded up). */
+uint32_t image_block_pages_stored(const struct torpor_block *b, uint32_t page_size)
+{
+	return (uint32_t)(((uint64_t)b->stored_len + page_size - 1) / page_size);
+}
+
+/**
+ * image_root_encode() - write the root record and our signature into a swap header page
+ * @root: the record; root_size and root_crc are filled in here
+ * @page: the swap header page as read from disk; mkswap's fields stay as they are
+ * @page_size: its size
+ */
+void image_root_encode(const struct torpor_root *root, uint8_t *page, size_t page_size)
+{
+	uint8_t *r = page + TORPOR_ROOT_OFFSET;
+	uint32_t i;
+
+	memset(r, 0, sizeof(struct torpor_root));
+	memcpy(r + R_MAGIC, TORPOR_ROOT_MAGIC, 8);
+	put32(r + R_VERSION, root->version);
+	put32(r + R_SIZE, sizeof(struct torpor_root));
+	put32(r + R_PAGE, root->page_size);
+	put32(r + R_FLAGS, root->flags);
+	put64(r + R_META_BYTES, root->meta_bytes);
+	put32(r + R_META_CRC, root->meta_crc);
+	put32(r + R_NR_EXT, root->nr_meta_extents);
+	for (i = 0; i < root->nr_meta_extents && i < TORPOR_ROOT_EXTENTS; i++) {
+		put64(r + R_EXT + 16 * i, root->meta_extents[i].offset);
+		put32(r + R_EXT + 16 * i + 8, root->meta_extents[i].pages);
+	}
+	memcpy(r + R_ORIG_SIG, root->orig_sig, 10);
+	put32(r + R_CRC, crc32_update(0, r, sizeof(struct torpor_root)));
+	memcpy(page + page_size - TORPOR_SIG_LEN, TORPOR_SIG, TORPOR_SIG_LEN);
+}
+
+/**
+ * image_root_decode() - read and check the root record of a swap header page
+ * @page: the page, @page_size: its size (the running kernel's page size)
+ * @ret_root: the record in host order, written only on success
+ *
+ * Return: 0; -ENOENT when the page carries no torpor image at all (plain swap,
+ * other signatures, our signature without our magic); -EBADMSG when it is ours
+ * but the record is damaged (checksum, size); -EPROTO for another format
+ * version; -EMEDIUMTYPE when the image was written with another page size.
+ */
+int image_root_decode(const uint8_t *page, size_t page_size, struct torpor_root *ret_root)
+{
+	const uint8_t *r = page + TORPOR_ROOT_OFFSET;
+	struct torpor_root root;
+	uint8_t copy[sizeof(struct torpor_root)];
+	uint32_t i;
+
+	if (page_size < 4096 || image_classify(page, page_size) != IMAGE_SIG_TORPOR)
+		return -ENOENT;
+	if (memcmp(r + R_MAGIC, TORPOR_ROOT_MAGIC, 8))
+		return -ENOENT;
+	memcpy(copy, r, sizeof(copy));
+	memset(copy + R_CRC, 0, 4);
+	if (crc32_update(0, copy, sizeof(copy)) != get32(r + R_CRC))
+		return -EBADMSG;
+	memset(&root, 0, sizeof(root));
+	memcpy(root.magic, r + R_MAGIC, 8);
+	root.version = get32(r + R_VERSION);
+	root.root_size = get32(r + R_SIZE);
+	root.page_size = get32(r + R_PAGE);
+	root.flags = get32(r + R_FLAGS);
+	root.meta_bytes = get64(r + R_META_BYTES);
+	root.meta_crc = get32(r + R_META_CRC);
+	root.nr_meta_extents = get32(r + R_NR_EXT);
+	if (root.version != TORPOR_FORMAT_VERSION)
+		return -EPROTO;
+	if (root.root_size != sizeof(struct torpor_root) || root.flags)
+		return -EBADMSG;
+	if (root.page_size != page_size)
+		return -EMEDIUMTYPE;
+	if (root.nr_meta_extents == 0 || root.nr_meta_extents > TORPOR_ROOT_EXTENTS)
+		return -EBADMSG;
+	if (root.meta_bytes < sizeof(struct torpor_meta) || root.meta_bytes > TORPOR_META_MAX)
+		return -EBADMSG;
+	for (i = 0; i < root.nr_meta_extents; i++) {
+		root.meta_extents[i].offset = get64(r + R_EXT + 16 * i);
+		root.meta_extents[i].pages = get32(r + R_EXT + 16 * i + 8);
+		root.meta_extents[i].reserved = get32(r + R_EXT + 16 * i + 12);
+	}
+	memcpy(root.orig_sig, r + R_ORIG_SIG, 10);
+	if (memcmp(root.orig_sig, SWAP_SIG, 10) && memcmp(root.orig_sig, SWAP_SIG_OLD, 10))
+		return -EBADMSG;
+	root.root_crc = get32(r + R_CRC);
+	*ret_root = root;
+	return 0;
+}
+
+static int cmp_extent(const void *a, const void *b)
+{
+	const struct torpor_extent *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/**
+ * image_extents_check() - check that extents are sane, inside the device and disjoint
+ * @ext: the extents, @n: their number, @page_size: page size
+ * @dev_bytes: size of the device; @header_offset: byte offset of the swap header page,
+ *             which no extent may cover
+ * @ret_pages: total pages, written on success (may be NULL)
+ *
+ * Return: 0, -ENOMEM, or -EBADMSG naming nothing: the caller says which table it was.
+ */
+int image_extents_check(const struct torpor_extent *ext, uint32_t n, uint32_t page_size,
+			uint64_t dev_bytes, uint64_t header_offset, uint64_t *ret_pages)
+{
+	struct torpor_extent *sorted;
+	uint64_t total = 0, end;
+	uint32_t i;
+	int r = 0;
+
+	if (n == 0)
+		return -EBADMSG;
+	for (i = 0; i < n; i++) {
+		if (ext[i].pages == 0 || ext[i].reserved || ext[i].offset % page_size)
+			return -EBADMSG;
+		if (ext[i].offset > dev_bytes ||
+		    (uint64_t)ext[i].pages > (dev_bytes - ext[i].offset) / page_size)
+			return -EBADMSG;
+		end = ext[i].offset + (uint64_t)ext[i].pages * page_size;
+		if (header_offset >= ext[i].offset && header_offset < end)
+			return -EBADMSG;
+		total += ext[i].pages;
+	}
+	sorted = malloc((size_t)n * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, ext, (size_t)n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_extent);
+	for (i = 1; i < n; i++)
+		if (sorted[i - 1].offset + (uint64_t)sorted[i - 1].pages * page_size >
+		    sorted[i].offset)
+			r = -EBADMSG;
+	free(sorted);
+	if (r == 0 && ret_pages)
+		*ret_pages = total;
+	return r;
+}
+
+/**
+ * image_meta_encode() - serialise the meta blob
+ * @img: meta header and tables (host order); counts are taken from img->meta
+ * @buf: output, @len: its size, exactly image_meta_bytes() of the counts
+ *
+ * Return: 0 or -EINVAL when @len does not match.
+ */
+int image_meta_encode(const struct torpor_image *img, uint8_t *buf, size_t len)
+{
+	const struct torpor_meta *m = &img->meta;
+	uint8_t *p;
+	uint32_t i;
+
+	if (len != image_meta_bytes(m->nr_extents, m->nr_blocks, m->nr_fs))
+		return -EINVAL;
+	memset(buf, 0, len);
+	memcpy(buf + M_MAGIC, TORPOR_META_MAGIC, 8);
+	put32(buf + M_VERSION, TORPOR_FORMAT_VERSION);
+	put32(buf + M_SIZE, sizeof(struct torpor_meta));
+	put32(buf + M_PAGE, m->page_size);
+	put32(buf + M_FLAGS, m->flags);
+	put32(buf + M_ALG, m->algorithm);
+	put32(buf + M_BLOCK_PAGES, m->block_pages);
+	put64(buf + M_STREAM, m->stream_bytes);
+	put64(buf + M_STORED, m->stored_bytes);
+	put64(buf + M_DATA_PAGES, m->data_pages);
+	put32(buf + M_NR_BLOCKS, m->nr_blocks);
+	put32(buf + M_NR_EXT, m->nr_extents);
+	put32(buf + M_NR_FS, m->nr_fs);
+	put64(buf + M_MEM_PAGES, m->mem_pages);
+	put64(buf + M_CREATED, m->created);
+	memcpy(buf + M_RELEASE, m->release, TORPOR_UTS_LEN - 1);
+	memcpy(buf + M_KVERSION, m->kversion, TORPOR_UTS_LEN - 1);
+	memcpy(buf + M_MACHINE, m->machine, TORPOR_UTS_LEN - 1);
+	p = buf + sizeof(struct torpor_meta);
+	for (i = 0; i < m->nr_extents; i++, p += 16) {
+		put64(p, img->extents[i].offset);
+		put32(p + 8, img->extents[i].pages);
+	}
+	for (i = 0; i < m->nr_blocks; i++, p += 16) {
+		put32(p, img->blocks[i].stored_len);
+		put32(p + 4, img->blocks[i].flags);
+		put32(p + 8, img->blocks[i].crc);
+	}
+	for (i = 0; i < m->nr_fs; i++, p += 32) {
+		put32(p, img->fs[i].dev);
+		put32(p + 4, img->fs[i].kind);
+		put64(p + 8, img->fs[i].mount_count);
+		put64(p + 16, img->fs[i].mount_time);
+		put64(p + 24, img->fs[i].write_time);
+	}
+	return 0;
+}
+
+static int check_meta_header(const struct torpor_meta *m, size_t len)
+{
+	uint64_t bb, nr;
+
+	if (memcmp(m->magic, TORPOR_META_MAGIC, 8))
+		return -EBADMSG;
+	if (m->version != TORPOR_FORMAT_VERSION)
+		return -EPROTO;
+	if (m->meta_size != sizeof(struct torpor_meta) || m->flags || m->reserved0)
+		return -EBADMSG;
+	if (!valid_page_size(m->page_size))
+		return -EBADMSG;
+	if (m->algorithm != TORPOR_ALG_LZ4 && m->algorithm != TORPOR_ALG_NONE)
+		return -EBADMSG;
+	if (m->block_pages == 0 || m->block_pages > TORPOR_BLOCK_PAGES_MAX)
+		return -EBADMSG;
+	if (m->stream_bytes == 0 || m->stream_bytes % m->page_size ||
+	    m->stream_bytes > (1ULL << 46))
+		return -EBADMSG;
+	bb = (uint64_t)m->block_pages * m->page_size;
+	nr = (m->stream_bytes + bb - 1) / bb;
+	if (nr != m->nr_blocks)
+		return -EBADMSG;
+	if (m->nr_extents == 0 || m->nr_extents > len / sizeof(struct torpor_extent) ||
+	    m->nr_fs > 4096)
+		return -EBADMSG;
+	if (image_meta_bytes(m->nr_extents, m->nr_blocks, m->nr_fs) != len)
+		return -EBADMSG;
+	if (m->release[TORPOR_UTS_LEN - 1] || m->kversion[TORPOR_UTS_LEN - 1] ||
+	    m->machine[TORPOR_UTS_LEN - 1])
+		return -EBADMSG;
+	return 0;
+}
+
+static void decode_meta_header(const uint8_t *buf, struct torpor_meta *m)
+{
+	memset(m, 0, sizeof(*m));
+	memcpy(m->magic, buf + M_MAGIC, 8);
+	m->version = get32(buf + M_VERSION);
+	m->meta_size = get32(buf + M_SIZE);
+	m->page_size = get32(buf + M_PAGE);
+	m->flags = get32(buf + M_FLAGS);
+	m->algorithm = get32(buf + M_ALG);
+	m->block_pages = get32(buf + M_BLOCK_PAGES);
+	m->stream_bytes = get64(buf + M_STREAM);
+	m->stored_bytes = get64(buf + M_STORED);
+	m->data_pages = get64(buf + M_DATA_PAGES);
+	m->nr_blocks = get32(buf + M_NR_BLOCKS);
+	m->nr_extents = get32(buf + M_NR_EXT);
+	m->nr_fs = get32(buf + M_NR_FS);
+	m->reserved0 = get32(buf + M_NR_FS + 4);
+	m->mem_pages = get64(buf + M_MEM_PAGES);
+	m->created = get64(buf + M_CREATED);
+	memcpy(m->release, buf + M_RELEASE, TORPOR_UTS_LEN);
+	memcpy(m->kversion, buf + M_KVERSION, TORPOR_UTS_LEN);
+	memcpy(m->machine, buf + M_MACHINE, TORPOR_UTS_LEN);
+}
+
+/* Each block's stored length must be possible for its raw length. */
+static int check_blocks(const struct torpor_image *img)
+{
+	const struct torpor_meta *m = &img->meta;
+	uint64_t stored = 0, pages = 0, raw, bound;
+	uint32_t i;
+
+	for (i = 0; i < m->nr_blocks; i++) {
+		const struct torpor_block *b = &img->blocks[i];
+
+		raw = image_block_raw_bytes(m, i);
+		bound = raw + raw / 255 + 16;	/* LZ4_COMPRESSBOUND */
+		if (b->reserved || (b->flags & ~TORPOR_BLOCK_RAW) || b->stored_len == 0)
+			return -EBADMSG;
+		if (b->flags & TORPOR_BLOCK_RAW ? b->stored_len != raw : b->stored_len > bound)
+			return -EBADMSG;
+		if (!(b->flags & TORPOR_BLOCK_RAW) && m->algorithm != TORPOR_ALG_LZ4)
+			return -EBADMSG;
+		stored += b->stored_len;
+		pages += image_block_pages_stored(b, m->page_size);
+	}
+	if (stored != m->stored_bytes || pages != m->data_pages)
+		return -EBADMSG;
+	return 0;
+}
+
+/**
+ * image_meta_decode() - check and decode a meta blob read from disk
+ * @buf: the blob, @len: its length (the root's meta_bytes; its CRC already checked)
+ * @dev_bytes: size of the resume device, @header_offset: byte offset of the swap header page
+ * @img: filled on success (tables allocated; release with image_free()); img->root is
+ *       left as the caller set it
+ *
+ * Return: 0, -ENOMEM, -EPROTO (another format version) or -EBADMSG (inconsistent).
+ */
+int image_meta_decode(const uint8_t *buf, size_t len, uint64_t dev_bytes,
+		      uint64_t header_offset, struct torpor_image *img)
+{
+	struct torpor_meta m;
+	const uint8_t *p;
+	uint64_t pages;
+	uint32_t i;
+	int r;
+
+	if (len < sizeof(struct torpor_meta))
+		return -EBADMSG;
+	decode_meta_header(buf, &m);
+	r = check_meta_header(&m, len);
+	if (r < 0)
+		return r;
+	img->meta = m;
+	img->extents = calloc(m.nr_extents, sizeof(*img->extents));
+	img->blocks = calloc(m.nr_blocks ? m.nr_blocks : 1, sizeof(*img->blocks));
+	img->fs = calloc(m.nr_fs ? m.nr_fs : 1, sizeof(*img->fs));
+	if (!img->extents || !img->blocks || !img->fs) {
+		image_free(img);
+		return -ENOMEM;
+	}
+	p = buf + sizeof(struct torpor_meta);
+	for (i = 0; i < m.nr_extents; i++, p += 16) {
+		img->extents[i].offset = get64(p);
+		img->extents[i].pages = get32(p + 8);
+		img->extents[i].reserved = get32(p + 12);
+	}
+	for (i = 0; i < m.nr_blocks; i++, p += 16) {
+		img->blocks[i].stored_len = get32(p);
+		img->blocks[i].flags = get32(p + 4);
+		img->blocks[i].crc = get32(p + 8);
+		img->blocks[i].reserved = get32(p + 12);
+	}
+	for (i = 0; i < m.nr_fs; i++, p += 32) {
+		img->fs[i].dev = get32(p);
+		img->fs[i].kind = get32(p + 4);
+		img->fs[i].mount_count = get64(p + 8);
+		img->fs[i].mount_time = get64(p + 16);
+		img->fs[i].write_time = get64(p + 24);
+	}
+	r = check_blocks(img);
+	if (r == 0)
+		r = image_extents_check(img->extents, m.nr_extents, m.page_size, dev_bytes,
+					header_offset, &pages);
+	if (r == 0 && pages != m.data_pages)
+		r = -EBADMSG;
+	if (r < 0)
+		image_free(img);
+	return r;
+}
+
+/* Release the tables of a decoded image; safe to call twice. */
+void image_free(struct torpor_image *img)
+{
+	free(img->extents);
+	free(img->blocks);
+	free(img->fs);
+	img->extents = NULL;
+	img->blocks = NULL;
+	img->fs = NULL;
+}

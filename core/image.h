@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * image.h - torpor's on-disk image format, the only place it is defined
+ *
+ * An image lives inside the resume swap area.  Three parts, written in this order:
+ *
+ *   data   the snapshot stream read from /dev/snapshot, cut into blocks of
+ *          block_pages pages, each LZ4-compressed (or stored raw when LZ4 does
+ *          not help) and padded to a whole page, laid into swap slots that
+ *          SNAPSHOT_ALLOC_SWAP_PAGE handed out.  The slots form extents.
+ *   meta   struct torpor_meta, then the data extents, then one struct
+ *          torpor_block per block, then one struct torpor_fsrec per mounted
+ *          local filesystem.  Also in allocated slots.
+ *   root   struct torpor_root at TORPOR_ROOT_OFFSET inside the swap header page
+ *          (page 0 of a swap partition, page resume_offset of a swap file),
+ *          plus the signature TORPOR_SIG at page_size - 10, where mkswap put
+ *          "SWAPSPACE2".  The root points at the meta extents and carries the
+ *          checksum of the meta blob; the root is written last, after a flush,
+ *          so a half-written image never looks valid (the commit).
+ *
+ * The swap header page keeps mkswap's own fields (bootbits, the v1 header at
+ * 1024 with UUID and label) untouched: torpor only writes the root record and
+ * the signature, as the kernel's swsusp_header only replaces its own fields.
+ *
+ * Why "S2SUSPEND" at the signature position:
+ *  - never "S1SUSPEND": the kernel's own resume would try to load our image;
+ *  - util-linux swapon and libblkid recognise S2SUSPEND as software-suspend
+ *    data (TYPE=swsuspend): a boot without torpor that activates this swap
+ *    area rewrites the signature to SWAPSPACE2, so the stale image can never be
+ *    restored later ("software suspend data detected.  Rewriting the swap
+ *    signature");
+ *  - klibc fstype calls it "suspend", so initramfs-tools' get_fstype succeeds
+ *    at once instead of waiting 30 s for an unknown signature;
+ *  - no current kernel or tool writes S2SUSPEND ("ULSUSPEND" is uswsusp's):
+ *    the root record's own magic and checksum tell our image from others.
+ *  dracut's udev rules will see TYPE=swsuspend and hand the device to the
+ *  kernel (/sys/power/resume); the kernel looks for S1SUSPEND only and ignores
+ *  it, so that is harmless.
+ *
+ * All integers are little-endian on disk; image.c converts.  Sizes are checked
+ * at compile time below.  Everything read back is untrusted: image.c validates
+ * every count, length and offset before anyone uses it.
+ */
+#ifndef CORE_IMAGE_H
+#define CORE_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TORPOR_SIG		"S2SUSPEND"	/* 9 chars + NUL = 10 bytes on disk */
+#define TORPOR_SIG_LEN		10
+#define SWAP_SIG		"SWAPSPACE2"
+#define SWAP_SIG_OLD		"SWAP-SPACE"
+#define TORPOR_ROOT_OFFSET	2048		/* after mkswap's v1 header (ends at 1540) */
+#define TORPOR_ROOT_MAGIC	"TORPORRT"
+#define TORPOR_META_MAGIC	"TORPORMT"
+#define TORPOR_FORMAT_VERSION	1
+#define TORPOR_ROOT_EXTENTS	64		/* meta blob extents the root can name */
+#define TORPOR_META_MAX		(256u << 20)	/* sanity bound on the meta blob */
+#define TORPOR_BLOCK_PAGES	64		/* 256 KiB blocks with 4 KiB pages */
+#define TORPOR_BLOCK_PAGES_MAX	1024
+#define TORPOR_UTS_LEN		65		/* struct new_utsname field size */
+
+enum torpor_alg {
+	TORPOR_ALG_NONE = 0,
+	TORPOR_ALG_LZ4 = 1,
+};
+
+enum torpor_block_flags {
+	TORPOR_BLOCK_RAW = 1,		/* stored uncompressed */
+};
+
+enum torpor_fs_kind {
+	TORPOR_FS_EXT = 1,		/* ext2/3/4: mount count, mount time, write time */
+};
+
+/* A run of whole pages on the resume device. */
+struct torpor_extent {
+	uint64_t offset;		/* byte offset on the device, page aligned */
+	uint32_t pages;			/* length in pages, > 0 */
+	uint32_t reserved;		/* 0 */
+};
+
+struct torpor_root {
+	char magic[8];			/* TORPOR_ROOT_MAGIC */
+	uint32_t version;		/* TORPOR_FORMAT_VERSION */
+	uint32_t root_size;		/* sizeof(struct torpor_root) */
+	uint32_t page_size;		/* page size of the hibernated kernel */
+	uint32_t flags;			/* 0 for now */
+	uint64_t meta_bytes;		/* length of the meta blob */
+	uint32_t meta_crc;		/* crc32 of the meta blob */
+	uint32_t nr_meta_extents;	/* used entries of meta_extents */
+	struct torpor_extent meta_extents[TORPOR_ROOT_EXTENTS];
+	char orig_sig[10];		/* the swap signature we replaced */
+	uint8_t reserved[2];		/* 0 */
+	uint32_t root_crc;		/* crc32 of this record with root_crc = 0 */
+};
+
+struct torpor_meta {
+	char magic[8];			/* TORPOR_META_MAGIC */
+	uint32_t version;		/* TORPOR_FORMAT_VERSION */
+	uint32_t meta_size;		/* sizeof(struct torpor_meta) */
+	uint32_t page_size;		/* must equal the root's */
+	uint32_t flags;			/* 0 for now */
+	uint32_t algorithm;		/* enum torpor_alg */
+	uint32_t block_pages;		/* uncompressed pages per block */
+	uint64_t stream_bytes;		/* length of the snapshot stream */
+	uint64_t stored_bytes;		/* sum of the blocks' stored lengths */
+	uint64_t data_pages;		/* pages the data occupies (blocks padded) */
+	uint32_t nr_blocks;		/* entries in the block table */
+	uint32_t nr_extents;		/* entries in the data extent table */
+	uint32_t nr_fs;			/* entries in the filesystem table */
+	uint32_t reserved0;		/* 0 */
+	uint64_t mem_pages;		/* present pages of the hibernated system */
+	uint64_t created;		/* seconds since the epoch */
+	char release[TORPOR_UTS_LEN];	/* uname -r of the hibernated kernel */
+	char kversion[TORPOR_UTS_LEN];	/* uname -v of the hibernated kernel */
+	char machine[TORPOR_UTS_LEN];	/* uname -m */
+	uint8_t reserved1[5];		/* 0, pads to a multiple of 8 */
+};
+
+struct torpor_block {
+	uint32_t stored_len;		/* bytes on disk, before page padding */
+	uint32_t flags;			/* enum torpor_block_flags */
+	uint32_t crc;			/* crc32 of the uncompressed block */
+	uint32_t reserved;		/* 0 */
+};
+
+/* What changes on a filesystem each time it is mounted again. */
+struct torpor_fsrec {
+	uint32_t dev;			/* device number, new_encode_dev() form */
+	uint32_t kind;			/* enum torpor_fs_kind */
+	uint64_t mount_count;		/* ext: s_mnt_count */
+	uint64_t mount_time;		/* ext: s_mtime */
+	uint64_t write_time;		/* ext: s_wtime */
+};
+
+_Static_assert(sizeof(struct torpor_extent) == 16, "torpor_extent layout");
+_Static_assert(sizeof(struct torpor_root) == 1080, "torpor_root layout");
+_Static_assert(TORPOR_ROOT_OFFSET + sizeof(struct torpor_root) <= 4096 - TORPOR_SIG_LEN,
+	       "root record must fit before the signature");
+_Static_assert(sizeof(struct torpor_meta) == 288, "torpor_meta layout");
+_Static_assert(sizeof(struct torpor_block) == 16, "torpor_block layout");
+_Static_assert(sizeof(struct torpor_fsrec) == 32, "torpor_fsrec layout");
+
+/* A decoded, validated image description (host byte order, pointers into a meta buffer). */
+struct torpor_image {
+	struct torpor_root root;
+	struct torpor_meta meta;
+	struct torpor_extent *extents;	/* meta.nr_extents entries, host order */
+	struct torpor_block *blocks;	/* meta.nr_blocks entries, host order */
+	struct torpor_fsrec *fs;	/* meta.nr_fs entries, host order */
+};
+
+/* Classification of a swap header page. */
+enum image_sig {
+	IMAGE_SIG_OTHER = 0,		/* neither swap nor ours */
+	IMAGE_SIG_SWAP,			/* SWAPSPACE2 / SWAP-SPACE: plain swap, no image */
+	IMAGE_SIG_TORPOR,		/* S2SUSPEND: a torpor image may be present */
+};
+
+enum image_sig image_classify(const uint8_t *page, size_t page_size);
+
+size_t image_meta_bytes(uint32_t nr_extents, uint32_t nr_blocks, uint32_t nr_fs);
+uint64_t image_block_raw_bytes(const struct torpor_meta *m, uint32_t i);
+uint32_t image_block_pages_stored(const struct torpor_block *b, uint32_t page_size);
+
+void image_root_encode(const struct torpor_root *root, uint8_t *page, size_t page_size);
+int image_root_decode(const uint8_t *page, size_t page_size, struct torpor_root *ret_root);
+
+int image_meta_encode(const struct torpor_image *img, uint8_t *buf, size_t len);
+int image_meta_decode(const uint8_t *buf, size_t len, uint64_t dev_bytes,
+		      uint64_t header_offset, struct torpor_image *img);
+void image_free(struct torpor_image *img);
+
+int image_extents_check(const struct torpor_extent *ext, uint32_t n, uint32_t page_size,
+			uint64_t dev_bytes, uint64_t header_offset, uint64_t *ret_pages);
+
+#endif

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lz4dec.c - bounds-checked decoder for raw LZ4 blocks
+ *
+ * torpor-resume is a klibc static binary and cannot link liblz4, so it decodes the image
+ * with this.  A block is a run of sequences: a token (literal count in the high nibble,
+ * match length minus 4 in the low one, 15 meaning "more length bytes follow"), the
+ * literals, a 16-bit little-endian offset back into the output, and the match.  The last
+ * sequence stops after its literals (lz4/doc/lz4_Block_format.md).
+ *
+ * Speed: the copies move 8 or 16 bytes at a time and may run past the end of the literal
+ * run or match they copy, as long as that overshoot stays inside both buffers; the next
+ * sequence overwrites it.  Near the end of either buffer exact copies take over.  Every
+ * length is checked against the room left before anything is copied.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "lz4dec.h"
+
+#define MIN_MATCH	4	/* a match copies at least this many bytes */
+#define LAST_LITERALS	5	/* a block with a match ends with this many literals or more */
+#define MATCH_LIMIT	12	/* and its last match starts this far from its end or more */
+#define RUN_MASK	15	/* a length nibble of 15: length bytes follow */
+#define WILD		16	/* the widest copy; also the overshoot slack the copies need */
+#define LONG_LITERALS	64	/* longer literal runs go to memcpy() */
+
+/*
+ * The fast path copies 16 literal bytes (14 at most are real) then 24 match bytes (18 at
+ * most are real), and wants the next token, the offset and one more byte still in the input.
+ */
+#define FAST_IN		(16 + 2)
+#define FAST_OUT	(14 + 24)
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+/*
+ * A match with offset < 8 repeats a pattern of that period.  Any multiple of the period
+ * is a period too: these are the smallest multiples >= 8 and >= 16, so that 8- and 16-byte
+ * copies never read bytes they have not written yet.
+ */
+static const uint8_t period8[8] = { 0, 8, 8, 9, 8, 10, 12, 14 };
+static const uint8_t period16[8] = { 0, 16, 16, 18, 16, 20, 18, 21 };
+
+static inline void copy8(uint8_t *d, const uint8_t *s)
+{
+	memcpy(d, s, 8);
+}
+
+static inline void copy16(uint8_t *d, const uint8_t *s)
+{
+	memcpy(d, s, 16);
+}
+
+/*
+ * Add the length bytes that follow a nibble of 15 to *len.  The sum may not pass @limit
+ * (the room left in the buffer the run is copied from or into), so a run of 255s stops
+ * long before size_t could wrap, even with a 32-bit size_t.  Returns 0, -EINVAL when the
+ * input ends first, or @over when the sum passes @limit.
+ */
+static inline int read_length(const uint8_t **ipp, const uint8_t *iend, size_t limit,
+			      int over, size_t *len)
+{
+	const uint8_t *ip = *ipp;
+	size_t n = *len;
+	unsigned int b;
+
+	do {
+		if (unlikely(ip == iend))
+			return -EINVAL;
+		b = *ip++;
+		n += b;
+		if (unlikely(n > limit))
+			return over;
+	} while (b == 255);
+	*ipp = ip;
+	*len = n;
+	return 0;
+}
+
+/* Copy a literal run that is not the last one; the caller checked that it fits. */
+static inline void copy_literals(uint8_t *op, const uint8_t *ip, size_t lit,
+				 const uint8_t *iend, const uint8_t *oend)
+{
+	uint8_t *const end = op + lit;
+
+	if (lit <= LONG_LITERALS && (size_t)(iend - ip) >= lit + WILD &&
+	    (size_t)(oend - op) >= lit + WILD) {
+		do {
+			copy16(op, ip);
+			op += WILD;
+			ip += WILD;
+		} while (op < end);
+		return;
+	}
+	memcpy(op, ip, lit);
+}
+
+/*
+ * Copy @ml bytes from @off bytes back; the caller checked that both ends are inside the
+ * output.  When @off < @ml the source overlaps what is being written, which is how LZ4
+ * encodes runs: the result must equal a byte-by-byte forward copy.
+ */
+static inline void copy_match(uint8_t *op, size_t off, size_t ml, const uint8_t *oend)
+{
+	const uint8_t *m = op - off;
+	uint8_t *const end = op + ml;
+	int i;
+
+	if (unlikely((size_t)(oend - end) < WILD)) {
+		if (off >= ml) {
+			memcpy(op, m, ml);
+			return;
+		}
+		while (op < end)
+			*op++ = *m++;
+		return;
+	}
+	if (off >= 16) {
+		do {
+			copy16(op, m);
+			op += 16;
+			m += 16;
+		} while (op < end);
+		return;
+	}
+	if (off >= 8) {
+		do {
+			copy8(op, m);
+			op += 8;
+			m += 8;
+		} while (op < end);
+		return;
+	}
+	for (i = 0; i < 8; i++)
+		op[i] = m[i];
+	copy8(op + 8, op + 8 - period8[off]);
+	op += 16;
+	m = op - period16[off];
+	while (op < end) {
+		copy16(op, m);
+		op += 16;
+		m += 16;
+	}
+}
+
+ssize_t lz4dec_block(const void *src, size_t src_len, void *dst, size_t dst_cap)
+{
+	const uint8_t *ip = src;
+	const uint8_t *const iend = ip + src_len;
+	uint8_t *op = dst;
+	uint8_t *const ostart = op;
+	uint8_t *const oend = op + dst_cap;
+	const uint8_t *mstart = NULL;	/* where the last match started */
+	size_t lit, ml, off;
+	unsigned int token;
+	int ret;
+
+	if (!src_len)
+		return -EINVAL;
+	for (;;) {
+		token = *ip++;
+		lit = token >> 4;
+		ml = token & RUN_MASK;
+		/* short literals, far from both ends: not the last sequence, copy blindly */
+		if (likely(lit != RUN_MASK && iend - ip >= FAST_IN && oend - op >= FAST_OUT)) {
+			copy16(op, ip);
+			op += lit;
+			ip += lit;
+			off = (size_t)ip[0] | (size_t)ip[1] << 8;
+			ip += 2;
+			if (likely(ml != RUN_MASK && off >= 8 && off <= (size_t)(op - ostart))) {
+				mstart = op;
+				copy8(op, op - off);
+				copy8(op + 8, op - off + 8);
+				copy8(op + 16, op - off + 16);
+				op += ml + MIN_MATCH;
+				continue;
+			}
+			goto match;
+		}
+		if (lit == RUN_MASK) {
+			ret = read_length(&ip, iend, (size_t)(iend - ip), -EINVAL, &lit);
+			if (ret)
+				return ret;
+		}
+		if (lit > (size_t)(iend - ip))
+			return -EINVAL;
+		if (lit > (size_t)(oend - op))
+			return -ENOSPC;
+		if (lit == (size_t)(iend - ip)) {
+			memcpy(op, ip, lit);
+			op += lit;
+			break;
+		}
+		copy_literals(op, ip, lit, iend, oend);
+		op += lit;
+		ip += lit;
+		if (iend - ip < 2)
+			return -EINVAL;
+		off = (size_t)ip[0] | (size_t)ip[1] << 8;
+		ip += 2;
+match:
+		if (ml == RUN_MASK) {
+			ret = read_length(&ip, iend, (size_t)(oend - op), -ENOSPC, &ml);
+			if (ret)
+				return ret;
+		}
+		ml += MIN_MATCH;
+		if (!off || off > (size_t)(op - ostart))
+			return -EINVAL;
+		if (ml > (size_t)(oend - op))
+			return -ENOSPC;
+		mstart = op;
+		copy_match(op, off, ml, oend);
+		op += ml;
+		/* a match is never last: a token must follow */
+		if (ip == iend)
+			return -EINVAL;
+	}
+	if (mstart && (lit < LAST_LITERALS || op - mstart < MATCH_LIMIT))
+		return -EINVAL;
+	return op - ostart;
+}

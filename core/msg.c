@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * msg.c - message output shared by torpor-suspend and torpor-resume
+ *
+ * One prefix, one errno table (klibc built without errlist prints "error N"
+ * for strerror(), so both builds use this table and print the same text), and
+ * an optional copy of every non-debug line in the kernel log.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "msg.h"
+
+static int kmsg_fd = -1;
+static int debug_on;
+static int quiet;
+
+/**
+ * msg_init() - set up output
+ * @use_kmsg: also copy lines to /dev/kmsg (the resume side: its console output
+ *            may scroll away before anyone reads it)
+ */
+void msg_init(int use_kmsg)
+{
+	if (use_kmsg && kmsg_fd < 0)
+		kmsg_fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+}
+
+void msg_set_debug(int on)
+{
+	debug_on = on;
+}
+
+int msg_debug_enabled(void)
+{
+	return debug_on;
+}
+
+/*
+ * msg_set_quiet() - drop every line from now on.  torpor-suspend uses it while
+ * the image is written when stderr is a file: after the snapshot nothing may
+ * touch a mounted filesystem.
+ */
+void msg_set_quiet(int on)
+{
+	quiet = on;
+}
+
+/* Drain the console before handing the boot back, as kinit does. */
+void msg_flush(void)
+{
+	if (isatty(2))
+		tcdrain(2);
+}
+
+static void emit(int prio, const char *tag, const char *fmt, va_list ap)
+{
+	char line[1024];
+	char kline[1040];
+	int n, m;
+
+	if (quiet)
+		return;
+	n = snprintf(line, sizeof(line), "%s: %s", MSG_PREFIX, tag);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return;
+	m = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	if (m < 0)
+		return;
+	n = strlen(line);
+	if (n < (int)sizeof(line) - 1)
+		line[n++] = '\n';
+	line[n] = '\0';
+	(void)!write(2, line, n);
+	if (kmsg_fd >= 0 && prio < 7) {
+		m = snprintf(kline, sizeof(kline), "<%d>%s", prio, line);
+		if (m > 0)
+			(void)!write(kmsg_fd, kline, (size_t)m < sizeof(kline) ? (size_t)m : sizeof(kline) - 1);
+	}
+}
+
+#define DEFINE_MSG(name, prio, tag)				\
+void name(const char *fmt, ...)					\
+{								\
+	va_list ap;						\
+								\
+	va_start(ap, fmt);					\
+	emit(prio, tag, fmt, ap);				\
+	va_end(ap);						\
+}
+
+DEFINE_MSG(msg_error, 3, "")
+DEFINE_MSG(msg_warn, 4, "warning: ")
+DEFINE_MSG(msg_info, 6, "")
+DEFINE_MSG(msg_hint, 6, "hint: ")
+
+void msg_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!debug_on)
+		return;
+	va_start(ap, fmt);
+	emit(7, "debug: ", fmt, ap);
+	va_end(ap);
+}
+
+static const struct {
+	int err;
+	const char *text;
+} errnames[] = {
+	{ EPERM, "operation not permitted" },
+	{ ENOENT, "no such file or directory" },
+	{ EINTR, "interrupted" },
+	{ EIO, "input/output error" },
+	{ ENXIO, "no such device or address" },
+	{ E2BIG, "argument list too long" },
+	{ EBADF, "bad file descriptor" },
+	{ EAGAIN, "resource temporarily unavailable" },
+	{ ENOMEM, "out of memory" },
+	{ EACCES, "permission denied" },
+	{ EFAULT, "bad address" },
+	{ ENOTBLK, "block device required" },
+	{ EBUSY, "device or resource busy" },
+	{ EEXIST, "file exists" },
+	{ ENODEV, "no such device" },
+	{ ENOTDIR, "not a directory" },
+	{ EISDIR, "is a directory" },
+	{ EINVAL, "invalid argument" },
+	{ ENOTTY, "inappropriate ioctl for device" },
+	{ ETXTBSY, "text file busy" },
+	{ EFBIG, "file too large" },
+	{ ENOSPC, "no space left on device" },
+	{ EROFS, "read-only file system" },
+	{ ERANGE, "result out of range" },
+	{ ENOSYS, "function not implemented" },
+	{ ENODATA, "no data available" },
+	{ EOVERFLOW, "value too large" },
+	{ EBADMSG, "bad message" },
+	{ EPROTO, "protocol error" },
+	{ ETIMEDOUT, "timed out" },
+	{ EMEDIUMTYPE, "wrong medium type" },
+	{ ESTALE, "stale" },
+};
+
+/* Text for an errno value, positive or negative. */
+const char *msg_errname(int err)
+{
+	static char unknown[32];
+	size_t i;
+
+	if (err < 0)
+		err = -err;
+	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+		if (errnames[i].err == err)
+			return errnames[i].text;
+	snprintf(unknown, sizeof(unknown), "error %d", err);
+	return unknown;
+}

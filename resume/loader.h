@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * loader.h - read a torpor image from the resume device and feed it to the kernel
+ *
+ * The loader does I/O and checks; it never prints.  When a check fails it
+ * returns -errno and names the check in struct loader.failed, so the caller
+ * can say exactly what was wrong with the image.
+ */
+#ifndef RESUME_LOADER_H
+#define RESUME_LOADER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "image.h"
+
+struct loader {
+	int dev_fd;			/* resume device */
+	uint32_t ps;			/* page size */
+	uint64_t dev_bytes;		/* its size */
+	uint64_t header_offset;		/* byte offset of the swap header page */
+	uint8_t *header_page;		/* that page as read */
+	struct torpor_image img;	/* valid after loader_read_meta() */
+	int have_meta;
+	const char *failed;		/* which check failed, for the message */
+	uint32_t failed_block;		/* the block, when a block check failed */
+	uint64_t fed_bytes;		/* stream bytes handed to the kernel */
+	void (*progress)(uint64_t done, uint64_t total);
+	ssize_t (*write_page)(int fd, const void *buf, size_t len);	/* tests replace it */
+};
+
+int loader_init(struct loader *l, int dev_fd, uint64_t dev_bytes, uint64_t header_offset,
+		uint32_t page_size);
+int loader_read_root(struct loader *l);
+int loader_read_meta(struct loader *l);
+int loader_invalidate(struct loader *l);
+int loader_feed(struct loader *l, int snap_fd);
+uint64_t loader_block_offset(const struct loader *l, uint32_t block);
+void loader_release(struct loader *l);
+
+#endif

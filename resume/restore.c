@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * restore.c - torpor-resume's main sequence and everything it tells the user
+ *
+ * Every path ends in a normal boot except the one where ATOMIC_RESTORE
+ * succeeds.  The image is invalidated whenever it is looked at for real: a
+ * resume attempt, noresume, or a rejection.  Only a missing image, a missing
+ * device or --dump leave the disk untouched.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "devname.h"
+#include "loader.h"
+#include "msg.h"
+#include "restore.h"
+#include "snapshot.h"
+#include "sysmem.h"
+
+#define MIB(x) ((unsigned long long)((x) >> 20))
+
+static long long now_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+static void show_progress(uint64_t done, uint64_t total)
+{
+	msg_info("loading image: %llu%%", (unsigned long long)(done * 100 / total));
+}
+
+/* Wait up to o->wait_seconds for the device to appear. */
+static int wait_device(const struct restore_opts *o, dev_t *ret_dev)
+{
+	long long deadline = now_ms() + (long long)o->wait_seconds * 1000;
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	int r;
+
+	for (;;) {
+		r = devname_resolve(o->device, ret_dev);
+		if (r != -ENOENT || now_ms() >= deadline)
+			return r;
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* The image must come from this very kernel build: x86 does not check it itself. */
+static int check_kernel(const struct loader *l, int force)
+{
+	const struct torpor_meta *m = &l->img.meta;
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		return -errno;
+	if (!strcmp(u.release, m->release) && !strcmp(u.version, m->kversion) &&
+	    !strcmp(u.machine, m->machine))
+		return 0;
+	if (force) {
+		msg_warn("image written by kernel %s, running %s: restoring anyway (torpor.force)",
+			 m->release, u.release);
+		return 0;
+	}
+	msg_error("image was written by kernel %s (%s), this is kernel %s (%s): not restoring it",
+		  m->release, m->kversion, u.release, u.version);
+	msg_hint("boot kernel %s to resume, or add torpor.force to restore across kernels "
+		 "at your own risk", m->release);
+	return -EXDEV;
+}
+
+static int check_memory(const struct loader *l)
+{
+	uint64_t pages;
+
+	if (!l->img.meta.mem_pages || sysmem_present_pages(&pages) < 0)
+		return 0;
+	if (pages == l->img.meta.mem_pages)
+		return 0;
+	msg_error("image was written with %llu MiB of memory present, this boot has %llu MiB: "
+		  "not restoring it", MIB(l->img.meta.mem_pages * l->ps), MIB(pages * l->ps));
+	msg_hint("boot with the same amount of memory to resume");
+	return -ENOMEM;
+}
+
+static void dump(const struct loader *l, const char *name)
+{
+	const struct torpor_root *r = &l->img.root;
+	const struct torpor_meta *m = &l->img.meta;
+	uint32_t i;
+
+	printf("device=%s\nheader_offset=%llu\nroot_offset=%llu\n", name,
+	       (unsigned long long)l->header_offset,
+	       (unsigned long long)(l->header_offset + TORPOR_ROOT_OFFSET));
+	printf("version=%u\npage_size=%u\nmeta_bytes=%llu\nmeta_crc=0x%08x\n", r->version,
+	       r->page_size, (unsigned long long)r->meta_bytes, r->meta_crc);
+	for (i = 0; i < r->nr_meta_extents; i++)
+		printf("meta_extent=%llu %u\n", (unsigned long long)r->meta_extents[i].offset,
+		       r->meta_extents[i].pages);
+	if (!l->have_meta)
+		return;
+	printf("release=%s\nkversion=%s\nmachine=%s\n", m->release, m->kversion, m->machine);
+	printf("algorithm=%s\nblock_pages=%u\nstream_bytes=%llu\nstored_bytes=%llu\n"
+	       "data_pages=%llu\nnr_blocks=%u\nnr_extents=%u\nnr_fs=%u\nmem_pages=%llu\n"
+	       "created=%llu\n", m->algorithm == TORPOR_ALG_LZ4 ? "lz4" : "none",
+	       m->block_pages, (unsigned long long)m->stream_bytes,
+	       (unsigned long long)m->stored_bytes, (unsigned long long)m->data_pages,
+	       m->nr_blocks, m->nr_extents, m->nr_fs, (unsigned long long)m->mem_pages,
+	       (unsigned long long)m->created);
+	for (i = 0; i < m->nr_extents; i++)
+		printf("extent=%llu %u\n", (unsigned long long)l->img.extents[i].offset,
+		       l->img.extents[i].pages);
+	for (i = 0; i < m->nr_blocks; i++)
+		printf("block=%u %llu %u %s 0x%08x\n", i,
+		       (unsigned long long)loader_block_offset(l, i), l->img.blocks[i].stored_len,
+		       l->img.blocks[i].flags & TORPOR_BLOCK_RAW ? "raw" : "lz4",
+		       l->img.blocks[i].crc);
+}
+
+/* Discard the image after a rejection; says so, or says it could not. */
+static void reject(struct loader *l, const char *name)
+{
+	if (loader_invalidate(l) == 0) {
+		msg_info("discarded the hibernation image on %s, continuing boot", name);
+		return;
+	}
+	msg_error("could not invalidate the hibernation image on %s", name);
+	msg_hint("do not mount filesystems read-write before running 'mkswap' on %s", name);
+}
+
+/* Steps 4-5: the point of no return is ATOMIC_RESTORE; before it, close() undoes all. */
+static int load_and_restore(struct loader *l, const char *name)
+{
+	long long t0 = now_ms();
+	int snap_fd, r;
+
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0)
+		msg_debug("mlockall failed: %s", msg_errname(-errno));
+	snap_fd = snap_open(O_WRONLY);
+	if (snap_fd < 0) {
+		msg_error("cannot open %s: %s, continuing boot", SNAPSHOT_PATH,
+			  msg_errname(snap_fd));
+		if (snap_fd == -EPERM)
+			msg_hint("Secure Boot lockdown (or nohibernate) forbids resuming");
+		return snap_fd;
+	}
+	msg_info("restoring %llu MiB image from %s", MIB(l->img.meta.stream_bytes), name);
+	l->progress = show_progress;
+	r = loader_feed(l, snap_fd);
+	if (r < 0) {
+		if (l->failed_block || !strncmp(l->failed, "data", 4))
+			msg_error("bad hibernation image on %s: %s (block %u): %s, continuing boot",
+				  name, l->failed, l->failed_block, msg_errname(r));
+		else
+			msg_error("restoring the image from %s failed: %s: %s, continuing boot",
+				  name, l->failed, msg_errname(r));
+		goto out;
+	}
+	msg_info("image loaded in %lld ms, restoring", now_ms() - t0);
+	msg_flush();
+	r = snap_freeze(snap_fd);
+	if (r < 0) {
+		msg_error("freezing for the restore failed: %s, continuing boot", msg_errname(r));
+		goto out;
+	}
+	r = snap_atomic_restore(snap_fd);
+	/* only reached when the restore failed */
+	msg_error("the kernel could not restore the image: %s, continuing boot",
+		  msg_errname(r));
+	msg_hint("'dmesg | grep -i -e hibernat -e PM:' shows the kernel's reason");
+	(void)snap_unfreeze(snap_fd);
+out:
+	close(snap_fd);
+	munlockall();
+	return r;
+}
+
+/* Steps 2-3 on an open device. */
+static int examine(const struct restore_opts *o, int fd, const char *name)
+{
+	struct loader l;
+	unsigned long long size = 0;
+	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
+	int r;
+
+	r = devname_size(fd, &size);
+	if (r == 0)
+		r = loader_init(&l, fd, size, o->offset * ps, ps);
+	if (r < 0) {
+		msg_error("cannot read resume device %s: %s", name, msg_errname(r));
+		return r;
+	}
+	r = loader_read_root(&l);
+	if (r == -ENOENT) {
+		msg_debug("no torpor image on %s, normal boot", name);
+		goto out;
+	}
+	if (r == 0 && o->noresume && !o->dump) {
+		msg_info("noresume given: not restoring the image on %s", name);
+		reject(&l, name);
+		goto out;
+	}
+	if (r == 0)
+		r = loader_read_meta(&l);
+	if (o->dump) {
+		if (r == 0 || l.img.root.version)
+			dump(&l, name);
+		if (r < 0)
+			msg_error("image on %s is invalid: %s", name, l.failed);
+		goto out;
+	}
+	if (r < 0) {
+		msg_error("rejected the hibernation image on %s: %s: %s", name, l.failed,
+			  msg_errname(r));
+		reject(&l, name);
+		goto out;
+	}
+	r = check_kernel(&l, o->force);
+	if (r == 0)
+		r = check_memory(&l);
+	if (r < 0) {
+		reject(&l, name);
+		goto out;
+	}
+	r = loader_invalidate(&l);
+	if (r < 0) {
+		msg_error("not restoring: %s on %s failed: %s", l.failed, name, msg_errname(r));
+		goto out;
+	}
+	r = load_and_restore(&l, name);
+out:
+	loader_release(&l);
+	return r;
+}
+
+/**
+ * restore_run() - the whole of torpor-resume
+ * Return: 0 or -errno, already reported; the boot goes on either way.
+ */
+int restore_run(const struct restore_opts *o)
+{
+	char name[64];
+	dev_t dev;
+	int fd, r;
+
+	if (!o->device[0]) {
+		msg_debug("no resume= given, normal boot");
+		return 0;
+	}
+	r = wait_device(o, &dev);
+	if (r == -ENOENT) {
+		msg_warn("resume device '%s' did not appear within %d s, continuing boot",
+			 o->device, o->wait_seconds);
+		return r;
+	}
+	if (r < 0) {
+		msg_error("invalid resume device '%s': %s, continuing boot", o->device,
+			  msg_errname(r));
+		return r;
+	}
+	devname_name(dev, name, sizeof(name));
+	fd = devname_open(dev, o->dump ? O_RDONLY : O_RDWR);
+	if (fd < 0) {
+		msg_error("cannot open resume device %s: %s, continuing boot", name,
+			  msg_errname(fd));
+		return fd;
+	}
+	r = examine(o, fd, name);
+	close(fd);
+	return r;
+}

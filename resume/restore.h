@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* restore.h - torpor-resume's main sequence */
+#ifndef RESUME_RESTORE_H
+#define RESUME_RESTORE_H
+
+#include <stdint.h>
+
+struct restore_opts {
+	char device[256];		/* resume device spec, "" if none */
+	uint64_t offset;		/* swap header page index */
+	int noresume;			/* discard the image instead of restoring it */
+	int force;			/* accept an image from another kernel build */
+	int dump;			/* only describe the image */
+	int wait_seconds;		/* how long to wait for the device */
+};
+
+int restore_run(const struct restore_opts *o);
+
+#endif

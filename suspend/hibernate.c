@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hibernate.c - torpor-suspend's main sequence and everything it tells the user
+ *
+ * The order follows Documentation/power/userland-swsusp.rst: resolve and
+ * allocate first, mlockall() before FREEZE, act on CREATE_IMAGE's answer, and
+ * on any failure free the swap pages, restore the header, UNFREEZE and close,
+ * so the system always keeps running.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "devname.h"
+#include "hibernate.h"
+#include "msg.h"
+#include "snapshot.h"
+#include "sysmem.h"
+#include "target.h"
+#include "writer.h"
+
+#define MIB(x) ((unsigned long long)((x) >> 20))
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void show_progress(uint64_t done, uint64_t total)
+{
+	msg_info("saving image: %llu%%", (unsigned long long)(done * 100 / total));
+}
+
+/* Print the active swap areas and the resume= value that would pick each one. */
+static void hint_swaps(void)
+{
+	char line[4200], path[4096], type[32];
+	FILE *f = fopen("/proc/swaps", "re");
+	int n = 0;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%4095s %31s", path, type) != 2 || !strcmp(path, "Filename"))
+			continue;
+		target_unescape(path);
+		if (!strcmp(type, "partition"))
+			msg_hint("active swap partition '%s': add resume=%s to the kernel command line",
+				 path, path);
+		else
+			msg_hint("active swap file '%s': add resume=<its filesystem's device> and "
+				 "resume_offset=<its first page> to the kernel command line", path);
+		n++;
+	}
+	fclose(f);
+	if (!n)
+		msg_hint("no swap area is active: create one (mkswap), activate it (swapon) and "
+			 "name it with resume= on the kernel command line");
+}
+
+/* Step 1: the swap area, checked before anything else happens. */
+static int resolve_target(const struct hib_opts *o, struct hib_target *t)
+{
+	struct stat st;
+	dev_t dev;
+	int r;
+
+	if (!o->resume[0]) {
+		msg_error("no resume device: neither --resume nor resume= on the kernel command line");
+		hint_swaps();
+		return -EINVAL;
+	}
+	r = devname_resolve(o->resume, &dev);
+	if (r < 0) {
+		msg_error("cannot find resume device '%s': %s", o->resume, msg_errname(r));
+		hint_swaps();
+		return r;
+	}
+	r = target_find(dev, o->has_offset, o->offset, t);
+	if (r == -ENOTUNIQ) {
+		msg_error("several swap files on '%s': resume_offset= must say which", o->resume);
+		return r;
+	}
+	if (r == -EMEDIUMTYPE) {
+		msg_error("cannot compute the offset of the swap file on '%s'", o->resume);
+		msg_hint("give it with --resume-offset or resume_offset= (on btrfs: "
+			 "btrfs inspect-internal map-swapfile -r FILE)");
+		return r;
+	}
+	if (r < 0) {
+		msg_error("no active swap area on '%s'%s: %s", o->resume,
+			  o->has_offset ? " at that resume_offset" : "", msg_errname(r));
+		hint_swaps();
+		return r;
+	}
+	devname_name(dev, t->dev_name, sizeof(t->dev_name));
+	if (t->is_file) {
+		if (stat(t->swap_path, &st) < 0)
+			return -errno;
+		/* Beware: the image holds all of memory, keys included */
+		if (st.st_uid != 0 || (st.st_mode & 077)) {
+			msg_error("refusing swap file '%s': it must be owned by root and private",
+				  t->swap_path);
+			msg_hint("chown root:root '%s' && chmod 600 '%s'", t->swap_path,
+				 t->swap_path);
+			return -EACCES;
+		}
+	}
+	msg_debug("swap area '%s' on %s, header at page %llu, %llu MiB", t->swap_path,
+		  t->dev_name, (unsigned long long)t->offset_pages, MIB(t->swap_bytes));
+	return 0;
+}
+
+static int open_device(const struct hib_target *t, uint64_t need)
+{
+	unsigned long long size;
+	int fd, r;
+
+	fd = devname_open(t->dev, O_RDWR | O_DIRECT);
+	if (fd == -EINVAL)
+		fd = devname_open(t->dev, O_RDWR);
+	if (fd < 0) {
+		msg_error("cannot open resume device %s: %s", t->dev_name, msg_errname(fd));
+		return fd;
+	}
+	r = devname_size(fd, &size);
+	if (r == 0 && size < need)
+		r = -ENOSPC;
+	if (r < 0) {
+		msg_error("resume device %s is smaller than its swap header offset", t->dev_name);
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static void say_open_error(int r)
+{
+	switch (r) {
+	case -EPERM:
+		msg_error("the kernel does not allow hibernation: opening '%s' was refused",
+			  SNAPSHOT_PATH);
+		msg_hint("Secure Boot lockdown blocks hibernation (see 'dmesg | grep -i lockdown'); "
+			 "so do 'nohibernate' and programs using memfd_secret");
+		break;
+	case -EBUSY:
+		msg_error("'%s' is busy: another hibernation or resume is in progress",
+			  SNAPSHOT_PATH);
+		break;
+	case -ENOENT:
+	case -ENODEV:
+	case -ENXIO:
+		msg_error("no '%s': this kernel lacks CONFIG_HIBERNATION_SNAPSHOT_DEV",
+			  SNAPSHOT_PATH);
+		msg_hint("use a kernel built with CONFIG_HIBERNATION=y and "
+			 "CONFIG_HIBERNATION_SNAPSHOT_DEV=y");
+		break;
+	case -EACCES:
+		msg_error("cannot open '%s': permission denied", SNAPSHOT_PATH);
+		msg_hint("run torpor-suspend as root");
+		break;
+	default:
+		msg_error("cannot open '%s': %s", SNAPSHOT_PATH, msg_errname(r));
+	}
+}
+
+static void fill_identity(struct torpor_meta *m)
+{
+	struct utsname u;
+
+	if (uname(&u) == 0) {
+		snprintf(m->release, sizeof(m->release), "%s", u.release);
+		snprintf(m->kversion, sizeof(m->kversion), "%s", u.version);
+		snprintf(m->machine, sizeof(m->machine), "%s", u.machine);
+	}
+	if (sysmem_present_pages(&m->mem_pages) < 0)
+		m->mem_pages = 0;
+	m->created = (uint64_t)time(NULL);
+}
+
+static void say_save_error(int r, const struct writer *w, const struct hib_target *t,
+			   uint64_t avail, uint64_t stream)
+{
+	uint64_t need;
+
+	if (r == -ENOSPC) {
+		need = w->consumed ? w->img.meta.stored_bytes * (stream / w->consumed + 1) : stream;
+		msg_error("not enough swap space on %s: the image needs about %llu MiB, "
+			  "%llu MiB were free", t->dev_name, MIB(need), MIB(avail));
+		msg_hint("enlarge the swap area, or close programs to make the image smaller");
+	} else if (r == -E2BIG) {
+		msg_error("swap area on %s too fragmented for the image's map", t->dev_name);
+	} else {
+		msg_error("writing the image to %s failed: %s", t->dev_name, msg_errname(r));
+	}
+}
+
+/* Step 3: CREATE_IMAGE said 1.  Write, commit, and power off; returns only on failure. */
+static int save_and_power_off(const struct hib_opts *o, struct writer *w, int snap_fd,
+			      const struct hib_target *t, const char *orig_sig)
+{
+	uint64_t stream = 0, avail = 0;
+	double t0 = now();
+	int r;
+
+	r = snap_image_size(snap_fd, &stream);
+	if (r < 0) {
+		msg_error("cannot get the image size: %s", msg_errname(r));
+		return r;
+	}
+	(void)snap_avail_swap(snap_fd, &avail);
+	msg_info("saving %llu MiB image to %s (%llu MiB free)", MIB(stream), t->dev_name,
+		 MIB(avail));
+	r = writer_save(w, snap_fd, stream);
+	if (r == 0)
+		r = writer_commit(w, orig_sig);
+	if (r < 0) {
+		say_save_error(r, w, t, avail, stream);
+		if (writer_abort(w) < 0) {
+			msg_error("could not restore the swap header of %s", t->dev_name);
+			msg_hint("run 'swapoff %s; mkswap %s' before the next boot", t->swap_path,
+				 t->swap_path);
+		}
+		return r;
+	}
+	msg_info("image saved: %llu MiB in memory, %llu MiB written (%llu%%) in %.2f s",
+		 MIB(stream), MIB(w->img.meta.data_pages * w->ps),
+		 (unsigned long long)(w->img.meta.data_pages * w->ps * 100 / stream),
+		 now() - t0);
+	msg_info("%s", o->reboot ? "rebooting" : "powering off");
+	msg_flush();
+	if (o->reboot)
+		reboot(RB_AUTOBOOT);
+	else
+		reboot(RB_POWER_OFF);
+	r = -errno;
+	msg_error("power off failed: %s", msg_errname(r));
+	(void)writer_abort(w);
+	return r;
+}
+
+/* Steps 2-4 with the resources of step 1. */
+static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
+			     const struct hib_target *t, const char *orig_sig)
+{
+	int snap_fd, in_suspend = -1, r;
+
+	snap_fd = snap_open(O_RDONLY);
+	if (snap_fd < 0) {
+		say_open_error(snap_fd);
+		return snap_fd;
+	}
+	r = snap_set_swap_area(snap_fd, t->dev, t->offset_pages);
+	if (r < 0) {
+		msg_error("the kernel rejected swap area %s at page %llu: %s", t->dev_name,
+			  (unsigned long long)t->offset_pages, msg_errname(r));
+		goto out_close;
+	}
+	msg_info("freezing processes");
+	r = snap_freeze(snap_fd);
+	if (r < 0) {
+		msg_error("freezing processes failed: %s", msg_errname(r));
+		msg_hint("'dmesg | tail' names the task that refused to freeze");
+		goto out_close;
+	}
+	r = snap_create_image(snap_fd, &in_suspend);
+	if (r < 0) {
+		msg_error("creating the snapshot failed: %s", msg_errname(r));
+		msg_hint("'dmesg | tail' names the device or the memory shortage");
+		goto out_unfreeze;
+	}
+	if (in_suspend) {
+		r = save_and_power_off(o, w, snap_fd, t, orig_sig);
+		(void)snap_free(snap_fd);
+		goto out_unfreeze;
+	}
+	/* CREATE_IMAGE returned 0: the image was restored and we run again */
+	(void)snap_free(snap_fd);
+	(void)snap_unfreeze(snap_fd);
+	close(snap_fd);
+	msg_info("resumed from hibernation");
+	return 0;
+
+out_unfreeze:
+	(void)snap_unfreeze(snap_fd);
+out_close:
+	close(snap_fd);
+	msg_error("hibernation failed; the system keeps running");
+	return r < 0 ? r : -EIO;
+}
+
+/**
+ * hibernate_run() - the whole of torpor-suspend
+ * Return: 0 when the machine hibernated and has now resumed, -errno after a
+ * failure (already reported; the system is running and thawed).
+ */
+int hibernate_run(const struct hib_opts *o)
+{
+	struct hib_target t;
+	struct writer w;
+	struct sysinfo si;
+	struct stat st;
+	char orig_sig[10];
+	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
+	int dev_fd, r;
+
+	if (geteuid() != 0) {
+		msg_error("hibernating needs root");
+		msg_hint("run 'sudo torpor-suspend'");
+		return -EPERM;
+	}
+	memset(&t, 0, sizeof(t));
+	r = resolve_target(o, &t);
+	if (r < 0)
+		return r;
+	dev_fd = open_device(&t, (t.offset_pages + 1) * ps);
+	if (dev_fd < 0)
+		return dev_fd;
+	if (sysinfo(&si) < 0)
+		si.totalram = 0, si.mem_unit = 1;
+	r = writer_init(&w, dev_fd, t.offset_pages * ps, ps,
+			(uint64_t)si.totalram * si.mem_unit + (64u << 20));
+	if (r < 0) {
+		msg_error("cannot allocate buffers: %s", msg_errname(r));
+		goto out_close;
+	}
+	r = writer_check_header(&w, orig_sig);
+	if (r < 0) {
+		msg_error("no swap signature at page %llu of %s: %s",
+			  (unsigned long long)t.offset_pages, t.dev_name,
+			  r == -EMEDIUMTYPE ? "not a swap area" : msg_errname(r));
+		goto out_release;
+	}
+	w.progress = show_progress;
+	fill_identity(&w.img.meta);
+	/* after the snapshot no mounted filesystem may be written, not even a log file */
+	if (fstat(2, &st) == 0 && S_ISREG(st.st_mode))
+		msg_set_quiet(1);
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0) {
+		r = -errno;
+		msg_set_quiet(0);
+		msg_error("cannot lock torpor-suspend in memory: %s", msg_errname(r));
+		goto out_release;
+	}
+	r = snapshot_sequence(o, &w, &t, orig_sig);
+	msg_set_quiet(0);
+	munlockall();
+out_release:
+	writer_release(&w);
+out_close:
+	close(dev_fd);
+	return r;
+}

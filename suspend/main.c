@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * torpor-suspend - hibernate this machine into its swap area
+ *
+ * Usage: torpor-suspend [--resume=DEV] [--resume-offset=N] [--reboot] [-v]
+ *
+ * Steps:
+ *  1. resolve everything first: the resume device and offset (arguments, else
+ *     resume= / resume_offset= from /proc/cmdline), the active swap area there,
+ *     the swap header page, this kernel's identity; allocate every buffer;
+ *  2. mlockall(), open /dev/snapshot read-only, SET_SWAP_AREA, FREEZE,
+ *     CREATE_IMAGE;
+ *  3. CREATE_IMAGE said 1: write the image (data, meta, flush, root, flush) and
+ *     power off (or reboot);  it said 0: we were just restored: FREE, UNFREEZE,
+ *     report, exit 0;
+ *  4. any failure before power-off: discard what was written, unfreeze, say
+ *     what failed, exit 1.  Exit 2 is a usage error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "hibernate.h"
+#include "msg.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: torpor-suspend [options]\n"
+		"Hibernate: write memory to the resume swap area and power off.\n\n"
+		"  --resume=DEV         resume device (/dev/NAME, UUID=, LABEL=, PARTUUID=,\n"
+		"                       PARTLABEL=, MAJ:MIN); default: resume= on the kernel\n"
+		"                       command line\n"
+		"  --resume-offset=N    page offset of a swap file's header; default:\n"
+		"                       resume_offset= on the kernel command line\n"
+		"  --reboot             reboot instead of powering off\n"
+		"  -v, --verbose        debug messages\n"
+		"  -h, --help           this text\n");
+}
+
+static int parse_u64(const char *s, uint64_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-')
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "resume", required_argument, NULL, 'r' },
+		{ "resume-offset", required_argument, NULL, 'o' },
+		{ "reboot", no_argument, NULL, 'R' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct hib_opts o;
+	struct torpor_cmdline cl;
+	int c;
+
+	memset(&o, 0, sizeof(o));
+	msg_init(0);
+	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			snprintf(o.resume, sizeof(o.resume), "%s", optarg);
+			break;
+		case 'o':
+			if (parse_u64(optarg, &o.offset) < 0) {
+				msg_error("invalid --resume-offset '%s': not a page number", optarg);
+				return 2;
+			}
+			o.has_offset = 1;
+			break;
+		case 'R':
+			o.reboot = 1;
+			break;
+		case 'v':
+			msg_set_debug(1);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		msg_error("unexpected argument '%s'", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	if (!o.resume[0] || !o.has_offset) {
+		if (cmdline_read("/proc/cmdline", &cl) == 0) {
+			if (!o.resume[0])
+				snprintf(o.resume, sizeof(o.resume), "%s", cl.resume);
+			if (!o.has_offset && cl.has_resume_offset) {
+				o.offset = cl.resume_offset;
+				o.has_offset = 1;
+			}
+		}
+	}
+	return hibernate_run(&o) == 0 ? 0 : 1;
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * target.c - match the resume device and offset to an active swap area
+ *
+ * The kernel's SET_SWAP_AREA only says -ENODEV when nothing matches.  Looking
+ * at /proc/swaps ourselves first lets torpor-suspend say which areas exist and
+ * what resume= / resume_offset= would select them, and check that a swap file
+ * is private to root before all of memory is written into it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "target.h"
+
+/* Undo the octal escapes (\040 for a space) of /proc/swaps; returns 0. */
+int target_unescape(char *s)
+{
+	char *w = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 4;
+		} else {
+			*w++ = *s++;
+		}
+	}
+	*w = '\0';
+	return 0;
+}
+
+/**
+ * target_file_offset() - page index of the first block of a swap file
+ * @fd: the open file, @page_size: page size
+ * @ret_pages: physical offset on the filesystem's device / page size
+ *
+ * Return: 0, -EMEDIUMTYPE when the first extent is not a plain mapped one
+ * (inline, encoded, unknown: btrfs and friends need their own tool), -errno.
+ */
+int target_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages)
+{
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent ext[1];
+	} q;
+
+	memset(&q, 0, sizeof(q));
+	q.fm.fm_start = 0;
+	q.fm.fm_length = page_size;
+	q.fm.fm_flags = FIEMAP_FLAG_SYNC;
+	q.fm.fm_extent_count = 1;
+	if (ioctl(fd, FS_IOC_FIEMAP, &q.fm) < 0)
+		return -errno;
+	if (q.fm.fm_mapped_extents < 1 || q.ext[0].fe_logical != 0)
+		return -EMEDIUMTYPE;
+	if (q.ext[0].fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_ENCODED |
+				 FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED))
+		return -EMEDIUMTYPE;
+	if (q.ext[0].fe_physical % page_size)
+		return -EMEDIUMTYPE;
+	*ret_pages = q.ext[0].fe_physical / page_size;
+	return 0;
+}
+
+/* Does this /proc/swaps entry live at (dev, offset)?  Fills the target if so. */
+static int match_entry(const char *path, const char *type, unsigned long long kib, dev_t dev,
+		       int has_offset, uint64_t offset, struct hib_target *t)
+{
+	struct stat st;
+	uint64_t off = 0;
+	int fd, r;
+
+	if (stat(path, &st) < 0)
+		return 0;
+	if (!strcmp(type, "partition")) {
+		if (!S_ISBLK(st.st_mode) || st.st_rdev != dev || (has_offset && offset != 0))
+			return 0;
+		t->is_file = 0;
+	} else if (!strcmp(type, "file")) {
+		if (!S_ISREG(st.st_mode) || st.st_dev != dev)
+			return 0;
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			return 0;
+		r = target_file_offset(fd, (uint32_t)sysconf(_SC_PAGESIZE), &off);
+		close(fd);
+		if (r < 0 && !has_offset)
+			return r;
+		if (r == 0 && has_offset && off != offset)
+			return 0;
+		if (r < 0)
+			off = offset;	/* trust the user's resume_offset; the kernel checks it */
+		t->is_file = 1;
+	} else {
+		return 0;
+	}
+	t->dev = dev;
+	t->offset_pages = t->is_file ? off : 0;
+	t->swap_bytes = kib * 1024;
+	snprintf(t->swap_path, sizeof(t->swap_path), "%s", path);
+	return 1;
+}
+
+/**
+ * target_find() - find the active swap area at @dev (and @offset_pages, if given)
+ * @ret: filled when found
+ *
+ * A swap file is found from its filesystem's device alone when it is the only
+ * one there, so resume_offset= may be left out.  Return: 0; -ENODEV when no
+ * active swap area matches; -ENOTUNIQ when several swap files on @dev match and
+ * no offset was given; -EMEDIUMTYPE when the file's offset cannot be computed.
+ */
+int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_target *ret)
+{
+	char line[PATH_MAX + 128], path[PATH_MAX], type[32];
+	unsigned long long kib;
+	struct hib_target t, found;
+	int n = 0, r, err = 0;
+	FILE *f;
+
+	f = fopen("/proc/swaps", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%4095s %31s %llu", path, type, &kib) != 3)
+			continue;
+		target_unescape(path);
+		memset(&t, 0, sizeof(t));
+		r = match_entry(path, type, kib, dev, has_offset, offset_pages, &t);
+		if (r < 0)
+			err = r;
+		if (r > 0 && n++ == 0)
+			found = t;
+	}
+	fclose(f);
+	if (n == 0)
+		return err ? err : -ENODEV;
+	if (n > 1)
+		return -ENOTUNIQ;
+	*ret = found;
+	return 0;
+}

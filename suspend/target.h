@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* target.h - which swap area the image goes to, resolved before anything is frozen */
+#ifndef SUSPEND_TARGET_H
+#define SUSPEND_TARGET_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct hib_target {
+	dev_t dev;			/* the resume device (partition, or the file's filesystem) */
+	uint64_t offset_pages;		/* page index of the swap header on it */
+	int is_file;			/* a swap file rather than a partition */
+	uint64_t swap_bytes;		/* size of the area, from /proc/swaps */
+	char swap_path[PATH_MAX];	/* the /proc/swaps entry */
+	char dev_name[64];		/* for messages */
+};
+
+int target_unescape(char *s);
+int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_target *ret);
+int target_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages);
+
+#endif

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Install what building and testing torpor needs from Debian's archive, when it
+# is missing.  Usage: tests/deps.sh build|check|qemu|hooks|fuzz|all
+# Each need is a "probe package" pair: the probe is a file that exists once the
+# package is installed.  Prints what it installs; needs root for apt-get.
+set -eu
+
+need_build="
+/usr/bin/gcc gcc
+/usr/bin/make make
+/usr/bin/klcc libklibc-dev
+/usr/include/lz4.h liblz4-dev
+/usr/bin/file file
+"
+need_check="
+/usr/bin/shellcheck shellcheck
+/sbin/mkswap util-linux
+/usr/bin/clang clang
+/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
+/usr/bin/valgrind valgrind
+"
+need_qemu="
+/usr/bin/qemu-system-x86_64 qemu-system-x86
+/bin/busybox busybox-static
+/sbin/mke2fs e2fsprogs
+/usr/bin/cpio cpio
+/usr/bin/zstd zstd
+/sbin/depmod kmod
+/usr/bin/dpkg-deb dpkg
+/usr/bin/timeout coreutils
+"
+need_hooks="
+/usr/bin/dracut dracut-core
+/usr/sbin/mkinitramfs initramfs-tools-core
+/usr/bin/bsdtar libarchive-tools
+"
+
+list=
+case "${1:-all}" in
+build) list=$need_build ;;
+check) list="$need_build $need_check" ;;
+qemu) list="$need_build $need_qemu" ;;
+hooks) list="$need_build $need_qemu $need_hooks" ;;
+all) list="$need_build $need_check $need_qemu $need_hooks" ;;
+*) echo "usage: $0 build|check|qemu|hooks|all" >&2; exit 2 ;;
+esac
+
+missing=
+set -- $list
+while [ $# -ge 2 ]; do
+	[ -e "$1" ] || missing="$missing $2"
+	shift 2
+done
+[ -n "$missing" ] || exit 0
+
+echo "torpor: installing from Debian's archive:$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "torpor: cannot install packages as a normal user" >&2
+	echo "torpor: hint: run 'sudo apt-get install$missing' and try again" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+if ! apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1; then
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends $missing
+fi

@@ -1,0 +1,307 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared helpers of the QEMU tests: the test initramfs, the swap disk, booting the
+# guest and checking what it printed.  Sourced by run.sh, demo.sh and every NN-*.sh.
+#
+# A scenario script sets TEST_DESCRIPTION, defines test_setup and test_run, and ends
+# with test_main.  run.sh sources it in a subshell once per kernel, with these set:
+#   KLABEL   short kernel name for messages, e.g. 6.1.0-57
+#   KVER     the kernel release, e.g. 6.1.0-57-amd64
+#   VMLINUZ  the kernel image;  INITRD  the test initramfs built for it
+#   T        the scenario's own work folder (swap disk, console of each boot)
+# test_run uses boot/expect/expect_not/expect_sig; any failed check makes it fail.
+#
+# Knobs: V=1 streams the guest console; TORPOR_CACHE (kernel cache, default .cache/);
+# TORPOR_QEMU_TIMEOUT (seconds per boot, default 300); TORPOR_QEMU_MEM (MiB, default
+# 1024); TORPOR_TEST_MIB (workload size, default 256); TORPOR_BUILD (default build/).
+
+[ -z "${TORPOR_LIB_LOADED:-}" ] || return 0
+TORPOR_LIB_LOADED=1
+
+# every script that sources this file lives in tests/qemu/
+QDIR=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$QDIR/../.." && pwd)
+OUT=$TOP/tests/qemu/out
+BUILD=${TORPOR_BUILD:-$TOP/build}
+QEMU=${QEMU:-qemu-system-x86_64}
+QEMU_TIMEOUT=${TORPOR_QEMU_TIMEOUT:-300}
+QEMU_MEM=${TORPOR_QEMU_MEM:-1024}
+TEST_MIB=${TORPOR_TEST_MIB:-256}
+SWAP_SIZE=1G
+# CONFIG symbol and module name of each driver the guest needs for its disks
+GUEST_DRIVERS="VIRTIO_PCI:virtio_pci VIRTIO_BLK:virtio_blk"
+
+fails=0
+TEST_NEEDS_TORPOR=${TEST_NEEDS_TORPOR:-1}
+
+# now: seconds since the epoch, with nanoseconds
+now() { date +%s.%N; }
+
+# since START: seconds from START until now, to a tenth
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# sub A B: A - B to a tenth, or "?" when either is empty
+sub() {
+	if [ -z "$1" ] || [ -z "$2" ]; then
+		echo "?"
+		return
+	fi
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'
+}
+
+# kernel_label KVER: 6.1.0-57-amd64 -> 6.1.0-57, 6.12.118+deb12-amd64 -> 6.12.118
+kernel_label() { echo "$1" | sed -e 's/-amd64$//' -e 's/+deb[0-9]*$//'; }
+
+# kernel_use TREE: set KTREE, KVER, KLABEL, VMLINUZ and KCONFIG for an extracted kernel
+kernel_use() {
+	KTREE=$1
+	set -- "$KTREE"/lib/modules/*
+	KVER=$(basename "$1")
+	KLABEL=$(kernel_label "$KVER")
+	VMLINUZ=$KTREE/boot/vmlinuz-$KVER
+	KCONFIG=$KTREE/boot/config-$KVER
+}
+
+# module_list: the .ko paths (relative to lib/modules/KVER) the guest insmods, in
+# load order, for GUEST_DRIVERS; drivers built in (=y in the config) are left out
+module_list() {
+	_mods=
+	for _d in $GUEST_DRIVERS; do
+		_sym=${_d%%:*}
+		_mod=${_d#*:}
+		if grep -q "^CONFIG_$_sym=y" "$KCONFIG"; then
+			continue
+		elif grep -q "^CONFIG_$_sym=m" "$KCONFIG"; then
+			_mods="$_mods $_mod"
+		else
+			echo "lib: CONFIG_$_sym is neither built in nor a module in $KCONFIG" >&2
+			return 1
+		fi
+	done
+	[ -n "$_mods" ] || return 0
+	awk -v want="$_mods" '
+	function load(p,    n, d, i) {
+		if (p in done)
+			return
+		done[p] = 1
+		n = split(deps[p], d, " ")
+		for (i = 1; i <= n; i++)
+			load(d[i])
+		print p
+	}
+	{
+		p = $1
+		sub(/:$/, "", p)
+		deps[p] = ""
+		for (i = 2; i <= NF; i++)
+			deps[p] = deps[p] " " $i
+		m = p
+		sub(/.*\//, "", m)
+		sub(/\.ko(\.[a-z]+)?$/, "", m)
+		gsub(/-/, "_", m)
+		path[m] = p
+	}
+	END {
+		n = split(want, w, " ")
+		for (i = 1; i <= n; i++) {
+			if (!(w[i] in path)) {
+				print "lib: module " w[i] " not in modules.dep" > "/dev/stderr"
+				exit 1
+			}
+			load(path[w[i]])
+		}
+	}' "$KTREE/lib/modules/$KVER/modules.dep"
+}
+
+# copy_exec FILE DEST_ROOT TARGET: copy a program and, like initramfs-tools'
+# copy_exec, the shared libraries ldd lists for it, at the paths ldd prints
+copy_exec() {
+	install -D -m 0755 "$1" "$2$3"
+	ldd "$1" 2>/dev/null | sed -n -e 's/.*=> \(\/[^ ]*\) .*/\1/p' -e 's/^[[:space:]]*\(\/[^ ]*\) .*/\1/p' |
+		while read -r _lib; do
+			[ -e "$2$_lib" ] || install -D -m 0755 "$(readlink -f "$_lib")" "$2$_lib"
+		done
+}
+
+# build_workload: the static workload program, in $OUT
+build_workload() {
+	mkdir -p "$OUT"
+	if [ ! -x "$OUT/workload" ] || [ "$QDIR/guest/workload.c" -nt "$OUT/workload" ]; then
+		gcc -O2 -Wall -Wextra -static -o "$OUT/workload" "$QDIR/guest/workload.c" || return 1
+	fi
+}
+
+# build_initramfs DEST: the test initramfs for the kernel chosen with kernel_use
+# (uncompressed cpio newc); torpor's binaries go in when build/ has them
+build_initramfs() {
+	_root=$OUT/$KLABEL/initramfs
+	rm -rf "$_root"
+	mkdir -p "$_root"/bin "$_root"/sbin "$_root"/usr/bin "$_root"/usr/sbin "$_root"/dev \
+		"$_root"/proc "$_root"/sys "$_root"/run "$_root"/tmp "$_root"/lib/modules \
+		"$_root"/etc/torpor-test || return 1
+	cp /bin/busybox "$_root/bin/busybox" || return 1
+	for _a in $(/bin/busybox --list); do
+		[ "$_a" = busybox ] || ln -s busybox "$_root/bin/$_a"
+	done
+	# the console must exist before devtmpfs is mounted, or init starts without one
+	mknod -m 600 "$_root/dev/console" c 5 1 2>/dev/null || true
+	install -m 0755 "$QDIR/guest/init" "$_root/init" || return 1
+	install -m 0755 "$OUT/workload" "$_root/usr/bin/workload" || return 1
+	: >"$_root/etc/torpor-test/modules"
+	_list=$(module_list) || return 1
+	for _m in $_list; do
+		_src=$KTREE/lib/modules/$KVER/$_m
+		_name=$(basename "$_m")
+		case $_name in
+		*.ko.xz) xz -dc "$_src" >"$_root/lib/modules/${_name%.xz}" ;;
+		*.ko.zst) zstd -qdc "$_src" >"$_root/lib/modules/${_name%.zst}" ;;
+		*.ko.gz) gzip -dc "$_src" >"$_root/lib/modules/${_name%.gz}" ;;
+		*) cp "$_src" "$_root/lib/modules/$_name" ;;
+		esac || return 1
+		echo "${_name%.ko*}.ko" >>"$_root/etc/torpor-test/modules"
+	done
+	if [ -x "$BUILD/torpor-resume" ]; then
+		install -m 0755 "$BUILD/torpor-resume" "$_root/usr/sbin/torpor-resume" || return 1
+	fi
+	if [ -x "$BUILD/torpor-suspend" ]; then
+		copy_exec "$BUILD/torpor-suspend" "$_root" /usr/sbin/torpor-suspend || return 1
+	fi
+	(cd "$_root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$1"
+}
+
+# have_torpor: both torpor binaries are built
+have_torpor() { [ -x "$BUILD/torpor-suspend" ] && [ -x "$BUILD/torpor-resume" ]; }
+
+# swap_create: a fresh sparse swap disk ($T/swap.img, /dev/vdb in the guest) and an
+# empty first disk ($T/root.img, /dev/vda)
+swap_create() {
+	rm -f "$T/swap.img" "$T/root.img"
+	truncate -s "$SWAP_SIZE" "$T/swap.img" && truncate -s 8M "$T/root.img" &&
+		mkswap "$T/swap.img" >/dev/null 2>&1
+}
+
+# swap_sig: the 10 bytes at 4086 of the swap disk, where mkswap puts SWAPSPACE2 and
+# a hibernation image its own signature (NUL bytes dropped)
+swap_sig() { dd if="$T/swap.img" bs=1 skip=4086 count=10 2>/dev/null | tr -d '\000'; }
+
+# boot N [PARAMS...]: boot the guest once with extra kernel parameters; the console
+# goes to $T/bootN.console, each line prefixed with seconds since QEMU started.
+# Returns QEMU's status (124 when the timeout hit).
+boot() {
+	_n=$1
+	shift
+	_con=$T/boot$_n.console
+	_cmdline="console=ttyS0 panic=-1 resume=/dev/vdb torpor_mib=$TEST_MIB $*"
+	echo "## boot $_n: $_cmdline"
+	_t0=$(now)
+	{
+		timeout -k 10 "$QEMU_TIMEOUT" "$QEMU" -accel tcg -smp 1 -m "$QEMU_MEM" \
+			-no-reboot -nographic -nic none \
+			-kernel "$VMLINUZ" -initrd "$INITRD" \
+			-drive file="$T/root.img",format=raw,if=virtio,snapshot=on \
+			-drive file="$T/swap.img",format=raw,if=virtio \
+			-append "$_cmdline" </dev/null 2>&1
+		echo $? >"$T/boot$_n.rc"
+	} | if [ "${V:-}" = 1 ]; then tee /dev/fd/3; else cat; fi |
+		busybox ts -s '%.s' | tr -d '\r' >"$_con"
+	_rc=$(cat "$T/boot$_n.rc")
+	_took=$(since "$_t0")
+	echo "$_took" >"$T/boot$_n.took"
+	awk '{ t = $1; sub(/^[^ ]* /, ""); printf "[%8.3f] %s\n", t, $0 }' "$_con"
+	echo "## boot $_n took $_took s (qemu exit status $_rc)"
+	[ "$_rc" -ne 124 ] || fail "boot $_n: timed out after $QEMU_TIMEOUT s"
+	return "$_rc"
+}
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# stamp N MARKER: seconds after QEMU started at which boot N printed "=== MARKER"
+stamp() {
+	awk -v m="=== $2" '{ t = $1; sub(/^[^ ]* /, "") }
+		$0 == m || index($0, m " ") == 1 { print t; exit }' "$T/boot$1.console"
+}
+
+# expect N MARKER...: boot N printed every "=== MARKER"
+expect() {
+	_n=$1
+	shift
+	for _m in "$@"; do
+		if [ -n "$(stamp "$_n" "$_m")" ]; then
+			echo "ok: boot $_n printed '=== $_m'"
+		else
+			fail "boot $_n: expected '=== $_m', did not see it"
+		fi
+	done
+}
+
+# expect_not N MARKER...: boot N printed none of them
+expect_not() {
+	_n=$1
+	shift
+	for _m in "$@"; do
+		if [ -z "$(stamp "$_n" "$_m")" ]; then
+			echo "ok: boot $_n did not print '=== $_m'"
+		else
+			fail "boot $_n: printed '=== $_m', which it must not"
+		fi
+	done
+}
+
+# expect_checks N: boot N resumed and the workload passed every check
+expect_checks() {
+	expect "$1" resumed token-ok counter-ok data-ok
+	expect_not "$1" normal-boot token-bad counter-bad data-bad hibernate-failed
+}
+
+# expect_sig SIGNATURE WHEN: the swap disk carries SIGNATURE now
+expect_sig() {
+	_sig=$(swap_sig)
+	if [ "$_sig" = "$1" ]; then
+		echo "ok: swap signature is '$1' $2"
+	else
+		fail "swap signature is '$_sig' $2, expected '$1'"
+	fi
+}
+
+# note TEXT: one line of the summary run.sh prints under the TAP line
+note() { echo "$*" >>"$T/summary"; }
+
+# note_boot N: boot N's wall time, and when it hibernated and resumed
+note_boot() {
+	_took=$(cat "$T/boot$1.took")
+	_init=$(stamp "$1" init)
+	_line="boot $1: ${_took} s"
+	[ -z "$_init" ] || _line="$_line (init at $(sub "$_init" 0) s"
+	_rs=$(stamp "$1" resume-start)
+	_rd=$(stamp "$1" resumed)
+	[ -z "$_rd" ] || _line="$_line, restored in $(sub "$_rd" "$_rs") s"
+	_hb=$(stamp "$1" hibernating)
+	if [ -n "$_hb" ] && [ -z "$(stamp "$1" hibernate-failed)" ]; then
+		_line="$_line, hibernated in $(sub "$_took" "$_hb") s"
+	fi
+	[ -z "$_init" ] || _line="$_line)"
+	note "$_line"
+	echo "## $_line"
+}
+
+# test_main: run the scenario; called at the end of each NN-*.sh.  Run on its own
+# (sh tests/qemu/NN-name.sh), the script hands itself to run.sh.
+test_main() {
+	if [ -z "${TORPOR_QEMU_RUNNER:-}" ]; then
+		exec sh "$QDIR/run.sh" "$0"
+	fi
+	rm -f "$T/summary"
+	echo "# $KLABEL: $TEST_NAME: $TEST_DESCRIPTION"
+	if [ "$TEST_NEEDS_TORPOR" = 1 ] && ! have_torpor; then
+		fail "$BUILD/torpor-suspend or torpor-resume is missing (run make all)"
+		return 1
+	fi
+	test_setup || {
+		fail "test_setup failed"
+		return 1
+	}
+	test_run
+	[ "$fails" -eq 0 ]
+}

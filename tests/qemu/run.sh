@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Run the QEMU end-to-end tests: each scenario on each test kernel, one TAP line per
+# pair, then "N passed, N failed".  Exits non-zero if anything failed.
+#
+# Usage: tests/qemu/run.sh [SCENARIO...]
+#   SCENARIO: a script name with or without .sh, e.g. 01-roundtrip or
+#   tests/qemu/90-kernel-reference.sh.  Default: every tests/qemu/[0-8]?-*.sh;
+#   the 9x scripts (the kernel's own hibernation, for reference) run only when named.
+# Knobs: V=1 streams the guest console; TORPOR_TEST_KERNEL picks the kernels
+# (see kernels.sh); more in lib.sh.  Logs: tests/qemu/out/<kernel>-<scenario>.log.
+
+. "$(dirname "$0")/lib.sh"
+# fd 3 is where V=1 streams the console, and where the TAP lines go
+exec 3>&1
+
+scripts=
+if [ $# -eq 0 ]; then
+	for s in "$QDIR"/[0-8][0-9]-*.sh; do
+		[ -f "$s" ] && scripts="$scripts $s"
+	done
+else
+	for a in "$@"; do
+		a=${a##*/}
+		a=${a%.sh}
+		if [ ! -f "$QDIR/$a.sh" ]; then
+			echo "run.sh: no scenario '$a' in $QDIR" >&2
+			exit 2
+		fi
+		scripts="$scripts $QDIR/$a.sh"
+	done
+fi
+
+n=0
+passed=0
+failed=0
+
+# report ok|fail TEXT [LOG]: one TAP line
+report() {
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[ -z "${3:-}" ] || echo "# see ${3#"$TOP"/}"
+	fi
+}
+
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+mkdir -p "$OUT"
+if ! command -v "$QEMU" >/dev/null 2>&1; then
+	report fail "$QEMU not found (install it with: sh tests/deps.sh qemu)"
+	finish
+fi
+if ! trees=$(sh "$QDIR/kernels.sh"); then
+	report fail "cannot fetch the test kernels (see the messages above)"
+	finish
+fi
+if ! build_workload >"$OUT/workload.log" 2>&1; then
+	report fail "cannot build the guest workload" "$OUT/workload.log"
+	finish
+fi
+
+for tree in $trees; do
+	kernel_use "$tree"
+	INITRD=$OUT/$KLABEL/initrd.cpio
+	mkdir -p "$OUT/$KLABEL"
+	ilog=$OUT/$KLABEL/initramfs.log
+	if ! build_initramfs "$INITRD" >"$ilog" 2>&1; then
+		report fail "$KLABEL: cannot build the test initramfs" "$ilog"
+		continue
+	fi
+	for s in $scripts; do
+		name=$(basename "$s" .sh)
+		desc=$(sed -n 's/^TEST_DESCRIPTION="\(.*\)"$/\1/p' "$s")
+		T=$OUT/$KLABEL-$name
+		log=$T.log
+		rm -rf "$T"
+		mkdir -p "$T"
+		t0=$(now)
+		(
+			TORPOR_QEMU_RUNNER=1
+			TEST_NAME=$name
+			TEST_NEEDS_TORPOR=1
+			fails=0
+			. "$s"
+		) >"$log" 2>&1
+		rc=$?
+		took=$(since "$t0")
+		echo "## $name took $took s" >>"$log"
+		if [ "$rc" -eq 0 ]; then
+			report ok "$KLABEL: $name: $desc"
+		else
+			report fail "$KLABEL: $name: $desc" "$log"
+			grep '^FAIL: ' "$log" | sed 's/^/#   /'
+		fi
+		echo "#   $took s in all"
+		[ ! -f "$T/summary" ] || sed 's/^/#   /' "$T/summary"
+	done
+done
+finish

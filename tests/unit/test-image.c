@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-image.c - the on-disk records: encode/decode round trips and every
+ * malformed header we could think of, each of which must be rejected.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crc32.h"
+#include "image.h"
+#include "tap.h"
+
+#define PS 4096
+
+static void make_swap_page(uint8_t *page)
+{
+	memset(page, 0, PS);
+	page[1024] = 1;				/* v1 header: version 1 */
+	memcpy(page + 1024 + 12, "0123456789abcdef", 16);	/* uuid */
+	memcpy(page + 1024 + 28, "myswap", 6);	/* label */
+	memcpy(page + PS - 10, SWAP_SIG, 10);
+}
+
+static void make_root(struct torpor_root *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->version = TORPOR_FORMAT_VERSION;
+	r->page_size = PS;
+	r->meta_bytes = 4000;
+	r->meta_crc = 0x12345678;
+	r->nr_meta_extents = 2;
+	r->meta_extents[0].offset = 10 * PS;
+	r->meta_extents[0].pages = 1;
+	r->meta_extents[1].offset = 20 * PS;
+	r->meta_extents[1].pages = 1;
+	memcpy(r->orig_sig, SWAP_SIG, 10);
+}
+
+/* Re-encode a root after poking a field at byte @off of the record, fixing the CRC. */
+static int decode_poked(const uint8_t *good, size_t off, uint32_t val, int fix_crc)
+{
+	uint8_t page[PS];
+	struct torpor_root r;
+	uint8_t *rec = page + TORPOR_ROOT_OFFSET;
+	uint32_t crc;
+
+	memcpy(page, good, PS);
+	memcpy(rec + off, &val, 4);
+	if (fix_crc) {
+		memset(rec + sizeof(struct torpor_root) - 4, 0, 4);
+		crc = crc32_update(0, rec, sizeof(struct torpor_root));
+		memcpy(rec + sizeof(struct torpor_root) - 4, &crc, 4);
+	}
+	return image_root_decode(page, PS, &r);
+}
+
+static void test_root(void)
+{
+	uint8_t page[PS], orig[PS];
+	struct torpor_root r, d;
+	size_t i;
+	int ok;
+
+	make_swap_page(page);
+	memcpy(orig, page, PS);
+	tap_ok(image_classify(page, PS) == IMAGE_SIG_SWAP, "image: mkswap page is plain swap");
+	tap_ok(image_root_decode(page, PS, &d) == -ENOENT, "image: plain swap has no image");
+	make_root(&r);
+	image_root_encode(&r, page, PS);
+	tap_ok(image_classify(page, PS) == IMAGE_SIG_TORPOR, "image: encoded page carries S2SUSPEND");
+	tap_ok(!memcmp(page, orig, TORPOR_ROOT_OFFSET), "image: mkswap header (uuid, label) kept");
+	tap_ok(image_root_decode(page, PS, &d) == 0 && d.meta_bytes == r.meta_bytes &&
+	       d.meta_crc == r.meta_crc && d.nr_meta_extents == 2 &&
+	       d.meta_extents[1].offset == 20 * PS && !memcmp(d.orig_sig, SWAP_SIG, 10),
+	       "image: root record round trip");
+	ok = 1;
+	for (i = 0; i < sizeof(struct torpor_root) * 8; i++) {
+		page[TORPOR_ROOT_OFFSET + i / 8] ^= 1 << (i % 8);
+		if (image_root_decode(page, PS, &d) == 0)
+			ok = 0;
+		page[TORPOR_ROOT_OFFSET + i / 8] ^= 1 << (i % 8);
+	}
+	tap_ok(ok, "image: every single flipped bit of the root record is rejected");
+	tap_ok(decode_poked(page, 8, 2, 1) == -EPROTO, "image: unknown format version rejected");
+	tap_ok(decode_poked(page, 16, 8192, 1) == -EMEDIUMTYPE, "image: other page size rejected");
+	tap_ok(decode_poked(page, 12, 100, 1) == -EBADMSG, "image: wrong record size rejected");
+	tap_ok(decode_poked(page, 20, 1, 1) == -EBADMSG, "image: unknown flags rejected");
+	tap_ok(decode_poked(page, 36, 0, 1) == -EBADMSG, "image: zero meta extents rejected");
+	tap_ok(decode_poked(page, 36, 65, 1) == -EBADMSG, "image: too many meta extents rejected");
+	tap_ok(decode_poked(page, 24, 10, 1) == -EBADMSG, "image: tiny meta length rejected");
+	tap_ok(decode_poked(page, 28, 0x7fffffff, 1) == -EBADMSG, "image: huge meta length rejected");
+	tap_ok(decode_poked(page, 40 + 64 * 16, 0x41414141, 1) == -EBADMSG,
+	       "image: garbage original signature rejected");
+	memcpy(page + TORPOR_ROOT_OFFSET, "XORPORRT", 8);
+	tap_ok(image_root_decode(page, PS, &d) == -ENOENT,
+	       "image: S2SUSPEND without our magic is not ours");
+	memcpy(page + PS - 10, "S1SUSPEND", 10);
+	tap_ok(image_classify(page, PS) == IMAGE_SIG_OTHER, "image: kernel's S1SUSPEND is not ours");
+}
+
+/* A consistent meta for @nr_blocks blocks of a @stream stream in one extent. */
+static void make_image(struct torpor_image *img, uint64_t stream)
+{
+	struct torpor_meta *m = &img->meta;
+	uint64_t bb = (uint64_t)TORPOR_BLOCK_PAGES * PS;
+	uint32_t i;
+
+	memset(img, 0, sizeof(*img));
+	memcpy(m->magic, TORPOR_META_MAGIC, 8);
+	m->version = TORPOR_FORMAT_VERSION;
+	m->meta_size = sizeof(struct torpor_meta);
+	m->page_size = PS;
+	m->algorithm = TORPOR_ALG_LZ4;
+	m->block_pages = TORPOR_BLOCK_PAGES;
+	m->stream_bytes = stream;
+	m->nr_blocks = (uint32_t)((stream + bb - 1) / bb);
+	m->nr_extents = 1;
+	m->nr_fs = 1;
+	strcpy(m->release, "6.1.0-57-amd64");
+	strcpy(m->kversion, "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3");
+	strcpy(m->machine, "x86_64");
+	img->blocks = calloc(m->nr_blocks, sizeof(*img->blocks));
+	img->extents = calloc(1, sizeof(*img->extents));
+	img->fs = calloc(1, sizeof(*img->fs));
+	for (i = 0; i < m->nr_blocks; i++) {
+		img->blocks[i].stored_len = 1000 + i;
+		img->blocks[i].crc = i * 7;
+		m->stored_bytes += 1000 + i;
+		m->data_pages += 1;
+	}
+	img->extents[0].offset = PS;
+	img->extents[0].pages = (uint32_t)m->data_pages;
+	img->fs[0].dev = 0xfe01;
+	img->fs[0].kind = TORPOR_FS_EXT;
+	img->fs[0].mount_count = 7;
+}
+
+static int decode_buf(uint8_t *buf, size_t len, uint64_t dev)
+{
+	struct torpor_image d;
+	int r;
+
+	memset(&d, 0, sizeof(d));
+	r = image_meta_decode(buf, len, dev, 0, &d);
+	image_free(&d);
+	return r;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);	/* tests run on little-endian x86 */
+}
+
+static void test_meta(void)
+{
+	struct torpor_image img, d;
+	uint64_t dev = 1ULL << 30;
+	size_t len, tbl;
+	uint8_t *buf, *bad;
+	int r;
+
+	make_image(&img, 10 * TORPOR_BLOCK_PAGES * PS + 3 * PS);
+	len = image_meta_bytes(1, img.meta.nr_blocks, 1);
+	buf = malloc(len);
+	bad = malloc(len);
+	tap_ok(image_meta_encode(&img, buf, len) == 0, "image: meta encodes");
+	tap_ok(image_meta_encode(&img, buf, len - 1) == -EINVAL, "image: meta encode checks length");
+	memset(&d, 0, sizeof(d));
+	r = image_meta_decode(buf, len, dev, 0, &d);
+	tap_ok(r == 0 && d.meta.nr_blocks == 11 && d.blocks[10].stored_len == 1010 &&
+	       d.blocks[3].crc == 21 && d.extents[0].offset == PS && d.fs[0].mount_count == 7 &&
+	       !strcmp(d.meta.release, "6.1.0-57-amd64"), "image: meta round trip");
+	tap_ok(image_block_raw_bytes(&d.meta, 10) == 3 * PS, "image: last block is short");
+	image_free(&d);
+	tap_ok(decode_buf(buf, len - 1, dev) == -EBADMSG, "image: truncated meta rejected");
+	tap_ok(decode_buf(buf, 100, dev) == -EBADMSG, "image: meta shorter than its header rejected");
+	tap_ok(decode_buf(buf, len, 4 * PS) == -EBADMSG, "image: extent beyond device rejected");
+	tap_ok(image_meta_decode(buf, len, dev, PS, &d) == -EBADMSG,
+	       "image: extent covering the swap header rejected");
+
+#define POKE(off, val, what) do { memcpy(bad, buf, len); put32(bad + (off), (val)); \
+	tap_ok(decode_buf(bad, len, dev) < 0, "image: " what " rejected"); } while (0)
+	POKE(0, 0x58585858, "bad meta magic");
+	POKE(8, 9, "unknown meta version");
+	POKE(16, 1000, "non power-of-two page size");
+	POKE(24, 7, "unknown algorithm");
+	POKE(28, 0, "zero block size");
+	POKE(28, 100000, "huge block size");
+	POKE(32, 12345, "stream not a page multiple");
+	POKE(40, 1, "stored bytes not matching blocks");
+	POKE(48, 99, "data pages not matching blocks");
+	POKE(56, 12, "block count not matching stream");
+	POKE(60, 0, "zero extents");
+	POKE(60, 0x10000000, "enormous extent count");
+	POKE(64, 0xffffffff, "enormous filesystem count");
+	tbl = sizeof(struct torpor_meta);
+	POKE(tbl + 8, 0, "zero-length extent");
+	POKE(tbl + 0, 123, "unaligned extent");
+	POKE(tbl + 4, 0xffffffff, "extent offset past 2^63");
+	tbl += 16;
+	POKE(tbl + 0, 0, "zero stored length");
+	POKE(tbl + 0, 300000, "stored length above the LZ4 bound");
+	POKE(tbl + 4, 4, "unknown block flag");
+	POKE(tbl + 4, TORPOR_BLOCK_RAW, "raw block whose length is not the block size");
+	memcpy(bad, buf, len);
+	memset(bad + 88 + 64, 'x', 1);	/* release must end in NUL */
+	tap_ok(decode_buf(bad, len, dev) < 0, "image: unterminated kernel release rejected");
+#undef POKE
+	image_free(&img);
+
+	/* two extents that overlap */
+	make_image(&img, 4 * TORPOR_BLOCK_PAGES * PS);
+	img.extents = realloc(img.extents, 2 * sizeof(*img.extents));
+	img.meta.nr_extents = 2;
+	img.extents[0].offset = 10 * PS;
+	img.extents[0].pages = 2;
+	img.extents[1].offset = 11 * PS;
+	img.extents[1].pages = 2;
+	len = image_meta_bytes(2, img.meta.nr_blocks, 1);
+	buf = realloc(buf, len);
+	image_meta_encode(&img, buf, len);
+	tap_ok(decode_buf(buf, len, dev) == -EBADMSG, "image: overlapping extents rejected");
+	image_free(&img);
+	free(buf);
+	free(bad);
+}
+
+int main(void)
+{
+	tap_ok(crc32_update(0, "123456789", 9) == 0xcbf43926, "crc32: check value 0xcbf43926");
+	tap_ok(crc32_update(crc32_update(0, "1234", 4), "56789", 5) == 0xcbf43926,
+	       "crc32: incremental equals one-shot");
+	test_root();
+	test_meta();
+	return tap_done();
+}
