@@ -39,12 +39,13 @@
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
 /*
- * A match with offset < 8 repeats a pattern of that period.  Any multiple of the period
- * is a period too: these are the smallest multiples >= 8 and >= 16, so that 8- and 16-byte
- * copies never read bytes they have not written yet.
+ * A match with offset < 16 repeats a pattern of that period, and any multiple of the
+ * period is a period too.  period8[] holds the smallest multiple >= 8, so an 8-byte copy
+ * never reads bytes it has not written yet; step16[] the largest multiple <= 16, the stride
+ * at which one 16-byte pattern can be stored over and over.
  */
 static const uint8_t period8[8] = { 0, 8, 8, 9, 8, 10, 12, 14 };
-static const uint8_t period16[8] = { 0, 16, 16, 18, 16, 20, 18, 21 };
+static const uint8_t step16[16] = { 0, 16, 16, 15, 16, 15, 12, 14, 16, 9, 10, 11, 12, 13, 14, 15 };
 
 static inline void copy8(uint8_t *d, const uint8_t *s)
 {
@@ -109,6 +110,8 @@ static inline void copy_match(uint8_t *op, size_t off, size_t ml, const uint8_t 
 {
 	const uint8_t *m = op - off;
 	uint8_t *const end = op + ml;
+	uint8_t pat[16];
+	size_t step;
 	int i;
 
 	if (unlikely((size_t)(oend - end) < WILD)) {
@@ -129,23 +132,20 @@ static inline void copy_match(uint8_t *op, size_t off, size_t ml, const uint8_t 
 		return;
 	}
 	if (off >= 8) {
-		do {
-			copy8(op, m);
-			op += 8;
-			m += 8;
-		} while (op < end);
+		copy8(op, m);
+		copy8(op + 8, m + 8);
+	} else {
+		for (i = 0; i < 8; i++)
+			op[i] = m[i];
+		copy8(op + 8, op + 8 - period8[off]);
+	}
+	if (ml <= 16)
 		return;
-	}
-	for (i = 0; i < 8; i++)
-		op[i] = m[i];
-	copy8(op + 8, op + 8 - period8[off]);
-	op += 16;
-	m = op - period16[off];
-	while (op < end) {
-		copy16(op, m);
-		op += 16;
-		m += 16;
-	}
+	/* keep the pattern in a register: no load waits for the store before it */
+	memcpy(pat, op, 16);
+	step = step16[off];
+	for (op += step; op < end; op += step)
+		memcpy(op, pat, 16);
 }
 
 ssize_t lz4dec_block(const void *src, size_t src_len, void *dst, size_t dst_cap)
