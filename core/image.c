@@ -308,12 +308,13 @@ int image_meta_encode(const struct torpor_image *img, uint8_t *buf, size_t len)
 		put32(p + 4, img->blocks[i].flags);
 		put32(p + 8, img->blocks[i].crc);
 	}
-	for (i = 0; i < m->nr_fs; i++, p += 32) {
+	for (i = 0; i < m->nr_fs; i++, p += 48) {
 		put32(p, img->fs[i].dev);
 		put32(p + 4, img->fs[i].kind);
-		put64(p + 8, img->fs[i].mount_count);
-		put64(p + 16, img->fs[i].mount_time);
-		put64(p + 24, img->fs[i].write_time);
+		memcpy(p + 8, img->fs[i].uuid, 16);
+		put64(p + 24, img->fs[i].mount_count);
+		put64(p + 32, img->fs[i].mount_time);
+		put64(p + 40, img->fs[i].write_time);
 	}
 	return 0;
 }
@@ -446,12 +447,17 @@ int image_meta_decode(const uint8_t *buf, size_t len, uint64_t dev_bytes,
 		img->blocks[i].crc = get32(p + 8);
 		img->blocks[i].reserved = get32(p + 12);
 	}
-	for (i = 0; i < m.nr_fs; i++, p += 32) {
+	for (i = 0; i < m.nr_fs; i++, p += 48) {
 		img->fs[i].dev = get32(p);
 		img->fs[i].kind = get32(p + 4);
-		img->fs[i].mount_count = get64(p + 8);
-		img->fs[i].mount_time = get64(p + 16);
-		img->fs[i].write_time = get64(p + 24);
+		memcpy(img->fs[i].uuid, p + 8, 16);
+		img->fs[i].mount_count = get64(p + 24);
+		img->fs[i].mount_time = get64(p + 32);
+		img->fs[i].write_time = get64(p + 40);
+		if (img->fs[i].kind != TORPOR_FS_EXT) {
+			image_free(img);
+			return -EBADMSG;
+		}
 	}
 	r = check_blocks(img);
 	if (r == 0)

@@ -128,8 +128,9 @@ struct torpor_block {
 
 /* What changes on a filesystem each time it is mounted again. */
 struct torpor_fsrec {
-	uint32_t dev;			/* device number, new_encode_dev() form */
+	uint32_t dev;			/* device number when hibernating (major << 20 | minor) */
 	uint32_t kind;			/* enum torpor_fs_kind */
+	uint8_t uuid[16];		/* the filesystem's UUID: device numbers can change */
 	uint64_t mount_count;		/* ext: s_mnt_count */
 	uint64_t mount_time;		/* ext: s_mtime */
 	uint64_t write_time;		/* ext: s_wtime */
@@ -141,7 +142,7 @@ _Static_assert(TORPOR_ROOT_OFFSET + sizeof(struct torpor_root) <= 4096 - TORPOR_
 	       "root record must fit before the signature");
 _Static_assert(sizeof(struct torpor_meta) == 288, "torpor_meta layout");
 _Static_assert(sizeof(struct torpor_block) == 16, "torpor_block layout");
-_Static_assert(sizeof(struct torpor_fsrec) == 32, "torpor_fsrec layout");
+_Static_assert(sizeof(struct torpor_fsrec) == 48, "torpor_fsrec layout");
 
 /* A decoded, validated image description (host byte order, pointers into a meta buffer). */
 struct torpor_image {

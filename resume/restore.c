@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "devname.h"
+#include "fsstamp.h"
 #include "loader.h"
 #include "msg.h"
 #include "restore.h"
@@ -91,6 +92,42 @@ static int check_memory(const struct loader *l)
 	return -ENOMEM;
 }
 
+/* Was any filesystem that was mounted at hibernation time mounted again since? */
+static int check_filesystems(const struct loader *l)
+{
+	const struct torpor_fsrec *f;
+	struct torpor_fsrec now;
+	char spec[48], uuid[37], name[64];
+	dev_t dev;
+	uint32_t i;
+	int fd, r;
+
+	for (i = 0; i < l->img.meta.nr_fs; i++) {
+		f = &l->img.fs[i];
+		fsstamp_uuid_str(f->uuid, uuid);
+		snprintf(spec, sizeof(spec), "UUID=%s", uuid);
+		r = devname_resolve(spec, &dev);
+		fd = r == 0 ? devname_open(dev, O_RDONLY) : r;
+		r = fd < 0 ? fd : fsstamp_read(fd, &now);
+		if (fd >= 0)
+			close(fd);
+		if (r < 0) {
+			msg_warn("cannot check filesystem %s (mounted when hibernating): %s",
+				 uuid, msg_errname(r));
+			continue;
+		}
+		if (fsstamp_same(f, &now))
+			continue;
+		devname_name(dev, name, sizeof(name));
+		msg_error("filesystem %s on %s was mounted since hibernation (mount count "
+			  "%llu, now %llu): not restoring the image", uuid, name,
+			  (unsigned long long)f->mount_count, (unsigned long long)now.mount_count);
+		msg_hint("restoring it would corrupt that filesystem; the image is discarded");
+		return -ESTALE;
+	}
+	return 0;
+}
+
 static void dump(const struct loader *l, const char *name)
 {
 	const struct torpor_root *r = &l->img.root;
@@ -115,6 +152,13 @@ static void dump(const struct loader *l, const char *name)
 	       (unsigned long long)m->stored_bytes, (unsigned long long)m->data_pages,
 	       m->nr_blocks, m->nr_extents, m->nr_fs, (unsigned long long)m->mem_pages,
 	       (unsigned long long)m->created);
+	for (i = 0; i < m->nr_fs; i++) {
+		char uuid[37];
+
+		fsstamp_uuid_str(l->img.fs[i].uuid, uuid);
+		printf("fs=%s %llu %llu\n", uuid, (unsigned long long)l->img.fs[i].mount_count,
+		       (unsigned long long)l->img.fs[i].mount_time);
+	}
 	for (i = 0; i < m->nr_extents; i++)
 		printf("extent=%llu %u\n", (unsigned long long)l->img.extents[i].offset,
 		       l->img.extents[i].pages);
@@ -226,6 +270,8 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 	r = check_kernel(&l, o->force);
 	if (r == 0)
 		r = check_memory(&l);
+	if (r == 0)
+		r = check_filesystems(&l);
 	if (r < 0) {
 		reject(&l, name);
 		goto out;

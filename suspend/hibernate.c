@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/reboot.h>
@@ -21,6 +22,7 @@
 
 #include "devname.h"
 #include "hibernate.h"
+#include "mounts.h"
 #include "msg.h"
 #include "snapshot.h"
 #include "sysmem.h"
@@ -175,9 +177,12 @@ static void say_open_error(int r)
 	}
 }
 
-static void fill_identity(struct torpor_meta *m)
+static void fill_identity(struct torpor_image *img)
 {
+	struct torpor_meta *m = &img->meta;
+	struct torpor_fsrec *fs;
 	struct utsname u;
+	uint32_t n;
 
 	if (uname(&u) == 0) {
 		snprintf(m->release, sizeof(m->release), "%s", u.release);
@@ -187,6 +192,12 @@ static void fill_identity(struct torpor_meta *m)
 	if (sysmem_present_pages(&m->mem_pages) < 0)
 		m->mem_pages = 0;
 	m->created = (uint64_t)time(NULL);
+	if (mounts_collect(&fs, &n) == 0 && n) {
+		free(img->fs);
+		img->fs = fs;
+		m->nr_fs = n;
+	}
+	msg_debug("recorded %u mounted filesystems", m->nr_fs);
 }
 
 static void say_save_error(int r, const struct writer *w, const struct hib_target *t,
@@ -343,7 +354,7 @@ int hibernate_run(const struct hib_opts *o)
 		goto out_release;
 	}
 	w.progress = show_progress;
-	fill_identity(&w.img.meta);
+	fill_identity(&w.img);
 	/* after the snapshot no mounted filesystem may be written, not even a log file */
 	if (fstat(2, &st) == 0 && S_ISREG(st.st_mode))
 		msg_set_quiet(1);
