@@ -98,6 +98,8 @@ DEFINE_MSG(msg_error, 3, "")
 DEFINE_MSG(msg_warn, 4, "warning: ")
 DEFINE_MSG(msg_info, 6, "")
 DEFINE_MSG(msg_hint, 6, "hint: ")
+/* progress lines stay off the kernel log (priority 7 is never copied there) */
+DEFINE_MSG(msg_progress, 7, "")
 
 void msg_debug(const char *fmt, ...)
 {

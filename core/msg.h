@@ -21,6 +21,7 @@ void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void msg_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 const char *msg_errname(int err);

@@ -37,7 +37,7 @@ static long long now_ms(void)
 
 static void show_progress(uint64_t done, uint64_t total)
 {
-	msg_info("loading image: %llu%%", (unsigned long long)(done * 100 / total));
+	msg_progress("loading image: %llu%%", (unsigned long long)(done * 100 / total));
 }
 
 /* Wait up to o->wait_seconds for the device to appear. */

@@ -41,7 +41,7 @@ static double now(void)
 
 static void show_progress(uint64_t done, uint64_t total)
 {
-	msg_info("saving image: %llu%%", (unsigned long long)(done * 100 / total));
+	msg_progress("saving image: %llu%%", (unsigned long long)(done * 100 / total));
 }
 
 /* Print the active swap areas and the resume= value that would pick each one. */
