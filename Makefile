@@ -48,13 +48,15 @@ KLIBC_CORE_OBJS := $(CORE_SRCS:%.c=$(B)/klibc/%.o)
 SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/glibc/%.o)
 RESUME_OBJS := $(RESUME_SRCS:%.c=$(B)/klibc/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+UNIT_ASAN_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests-asan/%)
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # the resume side's code, built with glibc too, so unit tests can reach it
 RESUME_LIB_OBJS := $(filter-out $(B)/glibc/resume/main.o,$(RESUME_SRCS:%.c=$(B)/glibc/%.o))
 SUSPEND_LIB_OBJS := $(filter-out $(B)/glibc/suspend/main.o,$(SUSPEND_OBJS))
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all check check-klibc check-qemu test demo bench fuzz clean deps-build \
+.PHONY: all check check-klibc check-qemu check-fuzz test demo bench fuzz clean deps-build deps-check \
 	install install-initramfs-tools install-dracut install-mkinitcpio install-all \
 	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-all
 
@@ -89,13 +91,27 @@ $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(RESUME_LIB_OBJS) $(SUSPEND_LIB_O
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4
 
+# the same tests, built with AddressSanitizer and UBSan from every source
+$(B)/tests-asan/%: tests/unit/%.c tests/unit/tap.h $(CORE_SRCS) $(SUSPEND_SRCS) $(RESUME_SRCS)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -g -O1 $(SANITIZE) $(WARN) -o $@ $< $(CORE_SRCS) \
+		$(filter-out suspend/main.c resume/main.c,$(SUSPEND_SRCS) $(RESUME_SRCS)) -llz4
+
 check-klibc: $(B)/torpor-resume
 	$(Q)file $(B)/torpor-resume | grep -q 'statically linked' || { echo "torpor-resume is not static" >&2; exit 1; }
 	$(Q)! strings $(B)/torpor-resume | grep -qi 'glibc\|GNU C Library' || { echo "torpor-resume contains glibc" >&2; exit 1; }
 	@echo "torpor-resume: static, klibc only"
 
-check: deps-check all $(UNIT_BINS)
-	$(Q)sh tests/unit/run.sh $(UNIT_BINS)
+check: deps-check all check-klibc $(UNIT_BINS) $(UNIT_ASAN_BINS)
+	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh
+
+fuzz:
+	$(Q)sh tests/deps.sh check
+	$(Q)sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# a short bounded pass for make test
+check-fuzz:
+	$(Q)sh tests/fuzz/run.sh 30
 
 deps-check:
 	$(Q)sh tests/deps.sh check
@@ -107,6 +123,7 @@ check-qemu: all
 test:
 	$(Q)sh tests/deps.sh all
 	$(Q)$(MAKE) --no-print-directory check
+	$(Q)$(MAKE) --no-print-directory check-fuzz
 	$(Q)$(MAKE) --no-print-directory check-qemu
 
 demo: all

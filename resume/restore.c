@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -294,12 +295,22 @@ out:
 int restore_run(const struct restore_opts *o)
 {
 	char name[64];
+	struct stat st;
 	dev_t dev;
 	int fd, r;
 
 	if (!o->device[0]) {
 		msg_debug("no resume= given, normal boot");
 		return 0;
+	}
+	/* --dump also reads an image file (a copy of a swap area), for inspection */
+	if (o->dump && stat(o->device, &st) == 0 && S_ISREG(st.st_mode)) {
+		fd = open(o->device, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		r = examine(o, fd, o->device);
+		close(fd);
+		return r;
 	}
 	r = wait_device(o, &dev);
 	if (r == -ENOENT) {

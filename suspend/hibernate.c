@@ -39,9 +39,35 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * Fault injection for the QEMU tests: TORPOR_TEST_STALL=<percent> or =commit
+ * makes the writer stop for two minutes at that point, after saying so, so the
+ * host can cut the power there.  Read once, before anything is frozen.
+ */
+static const char *test_stall;
+
+static void stall(const char *where)
+{
+	msg_info("test: stalling %s (TORPOR_TEST_STALL)", where);
+	msg_flush();
+	sleep(120);
+}
+
+static void stall_before_root(void)
+{
+	if (test_stall && !strcmp(test_stall, "commit"))
+		stall("before the commit");
+}
+
 static void show_progress(uint64_t done, uint64_t total)
 {
-	msg_progress("saving image: %llu%%", (unsigned long long)(done * 100 / total));
+	unsigned long long pct = done * 100 / total;
+
+	msg_progress("saving image: %llu%%", pct);
+	if (test_stall && strcmp(test_stall, "commit") && pct >= strtoull(test_stall, NULL, 10)) {
+		stall("while writing");
+		test_stall = NULL;
+	}
 }
 
 /* Print the active swap areas and the resume= value that would pick each one. */
@@ -217,6 +243,28 @@ static void say_save_error(int r, const struct writer *w, const struct hib_targe
 	}
 }
 
+/* --check: can /dev/snapshot be used?  Its node and the kernel's state, without opening it. */
+static int check_snapshot_device(void)
+{
+	char state[64] = "";
+	struct stat st;
+	int fd, n;
+
+	if (stat(SNAPSHOT_PATH, &st) < 0 || !S_ISCHR(st.st_mode)) {
+		say_open_error(-ENOENT);
+		return -ENOENT;
+	}
+	fd = open("/sys/power/disk", O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : (int)read(fd, state, sizeof(state) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n > 0 && strstr(state, "[disabled]")) {
+		say_open_error(-EPERM);
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* Step 3: CREATE_IMAGE said 1.  Write, commit, and power off; returns only on failure. */
 static int save_and_power_off(const struct hib_opts *o, struct writer *w, int snap_fd,
 			      const struct hib_target *t, const char *orig_sig)
@@ -353,7 +401,17 @@ int hibernate_run(const struct hib_opts *o)
 			  r == -EMEDIUMTYPE ? "not a swap area" : msg_errname(r));
 		goto out_release;
 	}
+	if (o->check_only) {
+		r = check_snapshot_device();
+		if (r == 0)
+			msg_info("ready to hibernate to %s '%s' on %s (%llu MiB)",
+				 t.is_file ? "swap file" : "swap partition", t.swap_path, t.dev_name,
+				 MIB(t.swap_bytes));
+		goto out_release;
+	}
 	w.progress = show_progress;
+	w.before_root = stall_before_root;
+	test_stall = getenv("TORPOR_TEST_STALL");
 	fill_identity(&w.img);
 	/* after the snapshot no mounted filesystem may be written, not even a log file */
 	if (fstat(2, &st) == 0 && S_ISREG(st.st_mode))

@@ -10,6 +10,7 @@ struct hib_opts {
 	uint64_t offset;		/* resume_offset in pages */
 	int has_offset;
 	int reboot;			/* reboot instead of power off */
+	int check_only;			/* --check: resolve and verify, do not hibernate */
 };
 
 int hibernate_run(const struct hib_opts *o);

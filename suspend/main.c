@@ -2,7 +2,7 @@
 /*
  * torpor-suspend - hibernate this machine into its swap area
  *
- * Usage: torpor-suspend [--resume=DEV] [--resume-offset=N] [--reboot] [-v]
+ * Usage: torpor-suspend [--resume=DEV] [--resume-offset=N] [--reboot] [--check] [-v]
  *
  * Steps:
  *  1. resolve everything first: the resume device and offset (arguments, else
@@ -37,6 +37,8 @@ static void usage(FILE *f)
 		"  --resume-offset=N    page offset of a swap file's header; default:\n"
 		"                       resume_offset= on the kernel command line\n"
 		"  --reboot             reboot instead of powering off\n"
+		"  --check              only check the setup (device, swap area, kernel\n"
+		"                       support); change nothing\n"
 		"  -v, --verbose        debug messages\n"
 		"  -h, --help           this text\n");
 }
@@ -60,6 +62,7 @@ int main(int argc, char **argv)
 		{ "resume", required_argument, NULL, 'r' },
 		{ "resume-offset", required_argument, NULL, 'o' },
 		{ "reboot", no_argument, NULL, 'R' },
+		{ "check", no_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -84,6 +87,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			o.reboot = 1;
+			break;
+		case 'c':
+			o.check_only = 1;
 			break;
 		case 'v':
 			msg_set_debug(1);

@@ -318,6 +318,8 @@ int writer_commit(struct writer *w, const char orig_sig[10])
 	/* data and meta must be on stable storage before the root says they exist */
 	if (fdatasync(w->dev_fd) < 0)
 		return -errno;
+	if (w->before_root)
+		w->before_root();
 	page = blkio_alloc(w->ps);
 	if (!page)
 		return -ENOMEM;

@@ -36,6 +36,7 @@ struct writer {
 	int header_written;		/* the header page was (maybe) overwritten */
 	void (*progress)(uint64_t done, uint64_t total);
 	int (*alloc_slot)(int snap_fd, uint64_t *ret_offset);	/* tests replace it */
+	void (*before_root)(void);	/* called after the flush, before the commit */
 };
 
 int writer_init(struct writer *w, int dev_fd, uint64_t header_offset, uint32_t page_size,
