@@ -126,6 +126,10 @@ test:
 	$(Q)$(MAKE) --no-print-directory check-fuzz
 	$(Q)$(MAKE) --no-print-directory check-qemu
 
+bench: all
+	$(Q)sh tests/deps.sh qemu
+	$(Q)sh tests/bench/run.sh
+
 demo: all
 	$(Q)sh tests/deps.sh qemu
 	$(Q)sh tests/qemu/demo.sh

@@ -83,22 +83,48 @@ static inline int read_length(const uint8_t **ipp, const uint8_t *iend, size_t l
 	return 0;
 }
 
-/* Copy a literal run that is not the last one; the caller checked that it fits. */
-static inline void copy_literals(uint8_t *op, const uint8_t *ip, size_t lit,
-				 const uint8_t *iend, const uint8_t *oend)
+/*
+ * Decode the literal count past a nibble of 15 and copy the literals; the caller takes the
+ * fast path for short runs far from both ends.  Returns 1 when this was the last sequence,
+ * 0 when a match follows, or -errno.
+ */
+static inline int copy_literals(const uint8_t **ipp, uint8_t **opp, size_t lit,
+				const uint8_t *iend, const uint8_t *oend)
 {
-	uint8_t *const end = op + lit;
+	const uint8_t *ip = *ipp;
+	uint8_t *op = *opp;
+	uint8_t *end;
+	int ret;
 
-	if (lit <= LONG_LITERALS && (size_t)(iend - ip) >= lit + WILD &&
-	    (size_t)(oend - op) >= lit + WILD) {
+	if (lit == RUN_MASK) {
+		ret = read_length(&ip, iend, (size_t)(iend - ip), -EINVAL, &lit);
+		if (ret)
+			return ret;
+	}
+	if (lit > (size_t)(iend - ip))
+		return -EINVAL;
+	if (lit > (size_t)(oend - op))
+		return -ENOSPC;
+	end = op + lit;
+	if (lit <= LONG_LITERALS && (size_t)(iend - ip) >= lit + 2 * WILD &&
+	    (size_t)(oend - op) >= lit + 2 * WILD) {
 		do {
 			copy16(op, ip);
-			op += WILD;
-			ip += WILD;
+			copy16(op + WILD, ip + WILD);
+			op += 2 * WILD;
+			ip += 2 * WILD;
 		} while (op < end);
-		return;
+		ip -= op - end;
+	} else {
+		memcpy(op, ip, lit);
+		ip += lit;
 	}
-	memcpy(op, ip, lit);
+	*ipp = ip;
+	*opp = end;
+	if (ip == iend)
+		return 1;
+	/* the offset and the next token must follow */
+	return iend - ip < 3 ? -EINVAL : 0;
 }
 
 /*
@@ -114,7 +140,7 @@ static inline void copy_match(uint8_t *op, size_t off, size_t ml, const uint8_t 
 	size_t step;
 	int i;
 
-	if (unlikely((size_t)(oend - end) < WILD)) {
+	if (unlikely((size_t)(oend - end) < 2 * WILD)) {
 		if (off >= ml) {
 			memcpy(op, m, ml);
 			return;
@@ -126,8 +152,9 @@ static inline void copy_match(uint8_t *op, size_t off, size_t ml, const uint8_t 
 	if (off >= 16) {
 		do {
 			copy16(op, m);
-			op += 16;
-			m += 16;
+			copy16(op + 16, m + 16);
+			op += 32;
+			m += 32;
 		} while (op < end);
 		return;
 	}
@@ -156,6 +183,7 @@ ssize_t lz4dec_block(const void *src, size_t src_len, void *dst, size_t dst_cap)
 	uint8_t *const ostart = op;
 	uint8_t *const oend = op + dst_cap;
 	const uint8_t *mstart = NULL;	/* where the last match started */
+	uint8_t *lstart;		/* where the last literal run started */
 	size_t lit, ml, off;
 	unsigned int token;
 	int ret;
@@ -166,8 +194,8 @@ ssize_t lz4dec_block(const void *src, size_t src_len, void *dst, size_t dst_cap)
 		token = *ip++;
 		lit = token >> 4;
 		ml = token & RUN_MASK;
-		/* short literals, far from both ends: not the last sequence, copy blindly */
 		if (likely(lit != RUN_MASK && iend - ip >= FAST_IN && oend - op >= FAST_OUT)) {
+			/* short literals, far from both ends: not the last sequence */
 			copy16(op, ip);
 			op += lit;
 			ip += lit;
@@ -181,30 +209,16 @@ ssize_t lz4dec_block(const void *src, size_t src_len, void *dst, size_t dst_cap)
 				op += ml + MIN_MATCH;
 				continue;
 			}
-			goto match;
-		}
-		if (lit == RUN_MASK) {
-			ret = read_length(&ip, iend, (size_t)(iend - ip), -EINVAL, &lit);
-			if (ret)
+		} else {
+			lstart = op;
+			ret = copy_literals(&ip, &op, lit, iend, oend);
+			if (ret < 0)
 				return ret;
+			if (ret)
+				break;
+			off = (size_t)ip[0] | (size_t)ip[1] << 8;
+			ip += 2;
 		}
-		if (lit > (size_t)(iend - ip))
-			return -EINVAL;
-		if (lit > (size_t)(oend - op))
-			return -ENOSPC;
-		if (lit == (size_t)(iend - ip)) {
-			memcpy(op, ip, lit);
-			op += lit;
-			break;
-		}
-		copy_literals(op, ip, lit, iend, oend);
-		op += lit;
-		ip += lit;
-		if (iend - ip < 2)
-			return -EINVAL;
-		off = (size_t)ip[0] | (size_t)ip[1] << 8;
-		ip += 2;
-match:
 		if (ml == RUN_MASK) {
 			ret = read_length(&ip, iend, (size_t)(oend - op), -ENOSPC, &ml);
 			if (ret)
@@ -218,11 +232,10 @@ match:
 		mstart = op;
 		copy_match(op, off, ml, oend);
 		op += ml;
-		/* a match is never last: a token must follow */
 		if (ip == iend)
-			return -EINVAL;
+			return -EINVAL;	/* a match is never last: a token must follow */
 	}
-	if (mstart && (lit < LAST_LITERALS || op - mstart < MATCH_LIMIT))
+	if (mstart && (op - lstart < LAST_LITERALS || op - mstart < MATCH_LIMIT))
 		return -EINVAL;
 	return op - ostart;
 }

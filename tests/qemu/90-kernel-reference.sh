@@ -33,8 +33,7 @@ test_run() {
 	expect_checks 3
 	expect 3 poweroff
 	expect_sig SWAPSPACE2 "after the last resume"
-	grep -h -e 'PM: .*[Ww]rote' -e 'PM: .*[Rr]ead [0-9]' -e 'Image size after compression' \
-		"$T"/boot*.console | sed 's/^[^ ]* /kernel: /' | while read -r l; do note "$l"; done
+	note_kernel
 }
 
 test_main

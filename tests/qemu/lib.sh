@@ -12,7 +12,8 @@
 #
 # Knobs: V=1 streams the guest console; TORPOR_CACHE (kernel cache, default .cache/);
 # TORPOR_QEMU_TIMEOUT (seconds per boot, default 300); TORPOR_QEMU_MEM (MiB, default
-# 1024); TORPOR_TEST_MIB (workload size, default 256); TORPOR_BUILD (default build/).
+# 1024); TORPOR_TEST_MIB (workload size, default 256); TORPOR_BUILD (default build/);
+# TORPOR_TEST_DEBUG=1 adds torpor.debug and torpor_verbose=1 (-v) to every boot.
 
 [ -z "${TORPOR_LIB_LOADED:-}" ] || return 0
 TORPOR_LIB_LOADED=1
@@ -133,7 +134,7 @@ build_workload() {
 # build_initramfs DEST: the test initramfs for the kernel chosen with kernel_use
 # (uncompressed cpio newc); torpor's binaries go in when build/ has them
 build_initramfs() {
-	_root=$OUT/$KLABEL/initramfs
+	_root=$OUT/$KLABEL/initramfs.$$
 	rm -rf "$_root"
 	mkdir -p "$_root"/bin "$_root"/sbin "$_root"/usr/bin "$_root"/usr/sbin "$_root"/dev \
 		"$_root"/proc "$_root"/sys "$_root"/run "$_root"/tmp "$_root"/lib/modules \
@@ -165,7 +166,9 @@ build_initramfs() {
 	if [ -x "$BUILD/torpor-suspend" ]; then
 		copy_exec "$BUILD/torpor-suspend" "$_root" /usr/sbin/torpor-suspend || return 1
 	fi
-	(cd "$_root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$1"
+	# written aside and renamed, so that a guest booting from the old one keeps it
+	(cd "$_root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$1.$$" &&
+		mv "$1.$$" "$1" && rm -rf "$_root"
 }
 
 # have_torpor: both torpor binaries are built
@@ -191,6 +194,7 @@ boot() {
 	shift
 	_con=$T/boot$_n.console
 	_cmdline="console=ttyS0 panic=-1 resume=/dev/vdb torpor_mib=$TEST_MIB $*"
+	[ "${TORPOR_TEST_DEBUG:-}" != 1 ] || _cmdline="$_cmdline torpor.debug torpor_verbose=1"
 	echo "## boot $_n: $_cmdline"
 	_t0=$(now)
 	{
@@ -267,6 +271,23 @@ expect_sig() {
 
 # note TEXT: one line of the summary run.sh prints under the TAP line
 note() { echo "$*" >>"$T/summary"; }
+
+# note_torpor: torpor's own size and speed lines, from every boot
+note_torpor() {
+	for _c in "$T"/boot*.console; do
+		sed -n 's/^[^ ]* \(torpor: image \(saved\|loaded\).*\)/\1/p' "$_c" |
+			while read -r _l; do note "$(basename "$_c" .console): $_l"; done
+	done
+}
+
+# note_kernel: the kernel's size and speed lines of its own hibernation
+note_kernel() {
+	for _c in "$T"/boot*.console; do
+		sed -n -e 's/^[^ ]* \[ *[0-9.]*\] PM: \(hibernation: \(Wrote\|Read\) .*\)/kernel: \1/p' \
+			-e 's/^[^ ]* \[ *[0-9.]*\] PM: \(Image size after compression.*\)/kernel: \1/p' "$_c" |
+			while read -r _l; do note "$(basename "$_c" .console): $_l"; done
+	done
+}
 
 # note_boot N: boot N's wall time, and when it hibernated and resumed
 note_boot() {

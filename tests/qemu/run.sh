@@ -97,6 +97,8 @@ for tree in $trees; do
 		echo "## $name took $took s" >>"$log"
 		if [ "$rc" -eq 0 ]; then
 			report ok "$KLABEL: $name: $desc"
+			# the disks are kept only for failures: they are 100+ MiB each
+			rm -f "$T/swap.img" "$T/root.img"
 		else
 			report fail "$KLABEL: $name: $desc" "$log"
 			grep '^FAIL: ' "$log" | sed 's/^/#   /'

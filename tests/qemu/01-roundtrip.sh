@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# 01-roundtrip: boot 1 starts the workload and hibernates with torpor-suspend; boot 2
+# restores it with torpor-resume, checks token, counter and data, and hibernates a
+# second time; boot 3 restores again and checks again.  The swap signature must be
+# torpor's while an image is on the disk and SWAPSPACE2 after the last resume.
+. "$(dirname "$0")/lib.sh"
+
+TEST_DESCRIPTION="token, counter and data survive hibernate, twice"
+
+test_setup() {
+	swap_create
+}
+
+test_run() {
+	boot 1 torpor_test=hibernate torpor_cycles=2
+	note_boot 1
+	expect 1 normal-boot workload-started hibernating
+	expect_not 1 resumed hibernate-failed poweroff
+	expect_sig S2SUSPEND "after hibernating"
+
+	# the parameters of a resume boot only matter when it fails to resume
+	boot 2 torpor_test=boot
+	note_boot 2
+	expect_checks 2
+	expect 2 hibernating
+	expect_not 2 poweroff
+	expect_sig S2SUSPEND "after hibernating again"
+
+	boot 3 torpor_test=boot
+	note_boot 3
+	expect_checks 3
+	expect 3 poweroff
+	expect_not 3 hibernating
+	expect_sig SWAPSPACE2 "after the last resume"
+	note_torpor
+}
+
+test_main
