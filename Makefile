@@ -17,7 +17,9 @@
 CC ?= gcc
 KLCC ?= klcc
 CFLAGS ?= -O2 -g
-WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+WARN := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+# klibc's own headers trip -Wshadow (abs, labs), so only the glibc build uses it
+GWARN := $(WARN) -Wshadow
 CPPFLAGS += -D_GNU_SOURCE -Icore
 LDFLAGS ?=
 PREFIX ?= /usr/local
@@ -55,6 +57,7 @@ RESUME_LIB_OBJS := $(filter-out $(B)/glibc/resume/main.o,$(RESUME_SRCS:%.c=$(B)/
 SUSPEND_LIB_OBJS := $(filter-out $(B)/glibc/suspend/main.o,$(SUSPEND_OBJS))
 
 .DELETE_ON_ERROR:
+.SECONDARY:
 .SUFFIXES:
 .PHONY: all check check-klibc check-qemu check-fuzz test demo bench fuzz clean deps-build deps-check \
 	install install-initramfs-tools install-dracut install-mkinitcpio install-all \
@@ -67,7 +70,7 @@ deps-build:
 
 $(B)/glibc/%.o: %.c $(wildcard core/*.h suspend/*.h resume/*.h)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(GWARN) -c -o $@ $<
 
 $(B)/klibc/%.o: %.c $(wildcard core/*.h resume/*.h)
 	@mkdir -p $(dir $@)
@@ -89,12 +92,12 @@ $(B)/torpor-resume: $(RESUME_OBJS) $(B)/klibc/libcore.a
 
 $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume $(CFLAGS) $(GWARN) -o $@ $< $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4
 
 # the same tests, built with AddressSanitizer and UBSan from every source
 $(B)/tests-asan/%: tests/unit/%.c tests/unit/tap.h $(CORE_SRCS) $(SUSPEND_SRCS) $(RESUME_SRCS)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -g -O1 $(SANITIZE) $(WARN) -o $@ $< $(CORE_SRCS) \
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume -g -O1 $(SANITIZE) $(GWARN) -o $@ $< $(CORE_SRCS) \
 		$(filter-out suspend/main.c resume/main.c,$(SUSPEND_SRCS) $(RESUME_SRCS)) -llz4
 
 check-klibc: $(B)/torpor-resume
@@ -136,3 +139,59 @@ demo: all
 
 clean:
 	rm -rf $(B) tests/qemu/out
+
+# --- hooks and install --------------------------------------------------------
+# The hooks are templates: @LIBEXECDIR@ becomes where torpor-resume is installed
+# (and where it sits inside the initramfs).  The results go to build/, beside the
+# binaries, and the install-<host> rules install them from there.
+HOOK_SRCS := hook/hooks/torpor hook/scripts/local-top/torpor \
+	dracut-module/90torpor/module-setup.sh dracut-module/90torpor/torpor-cmdline.sh \
+	dracut-module/90torpor/torpor-pre-mount.sh mkinitcpio/install/torpor mkinitcpio/hooks/torpor
+HOOK_OUTS := $(HOOK_SRCS:%=$(B)/%)
+DRACUT_MOD := 90torpor
+
+.PHONY: hooks
+hooks: $(HOOK_OUTS)
+
+$(HOOK_OUTS): $(B)/%: % Makefile
+	@mkdir -p $(dir $@)
+	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' $< >$@
+
+install: $(B)/torpor-suspend $(B)/torpor-resume
+	install -D -m 0755 $(B)/torpor-suspend $(DESTDIR)$(SBINDIR)/torpor-suspend
+	install -D -m 0755 $(B)/torpor-resume $(DESTDIR)$(LIBEXECDIR)/torpor-resume
+
+install-initramfs-tools: $(HOOK_OUTS)
+	install -D -m 0755 $(B)/hook/hooks/torpor $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks/torpor
+	install -D -m 0755 $(B)/hook/scripts/local-top/torpor \
+		$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/scripts/local-top/torpor
+
+install-dracut: $(HOOK_OUTS)
+	install -D -m 0755 $(B)/dracut-module/$(DRACUT_MOD)/module-setup.sh \
+		$(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)/module-setup.sh
+	install -D -m 0755 $(B)/dracut-module/$(DRACUT_MOD)/torpor-cmdline.sh \
+		$(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)/torpor-cmdline.sh
+	install -D -m 0755 $(B)/dracut-module/$(DRACUT_MOD)/torpor-pre-mount.sh \
+		$(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)/torpor-pre-mount.sh
+
+install-mkinitcpio: $(HOOK_OUTS)
+	install -D -m 0644 $(B)/mkinitcpio/install/torpor $(DESTDIR)$(INITCPIO_DIR)/install/torpor
+	install -D -m 0644 $(B)/mkinitcpio/hooks/torpor $(DESTDIR)$(INITCPIO_DIR)/hooks/torpor
+
+install-all: install install-initramfs-tools install-dracut install-mkinitcpio
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/torpor-suspend $(DESTDIR)$(LIBEXECDIR)/torpor-resume
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+
+uninstall-initramfs-tools:
+	rm -f $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks/torpor \
+		$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/scripts/local-top/torpor
+
+uninstall-dracut:
+	rm -rf $(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)
+
+uninstall-mkinitcpio:
+	rm -f $(DESTDIR)$(INITCPIO_DIR)/install/torpor $(DESTDIR)$(INITCPIO_DIR)/hooks/torpor
+
+uninstall-all: uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio

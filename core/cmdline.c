@@ -163,7 +163,7 @@ static int parse_bool(const struct arg *a, int *ret)
 	}
 }
 
-/* kernel/power/hibernate.c hibernate_setup(): "noresume..." and any other "no..." disable resume. */
+/* kernel/power/hibernate.c hibernate_setup(): "noresume..." and other "no..." disable resume. */
 static int hibernate_value_disables_resume(const struct arg *a)
 {
 	if (!a->val || a->val_len < 2 || strncmp(a->val, "no", 2) != 0)
@@ -205,6 +205,7 @@ static int apply_arg(const struct arg *a, struct torpor_cmdline *c)
 	return 0;
 }
 
+/* Parse a whole command line into a fresh struct; kernel-doc in cmdline.h. */
 int cmdline_parse(const char *text, struct torpor_cmdline *ret)
 {
 	struct torpor_cmdline c;
@@ -229,6 +230,7 @@ int cmdline_parse(const char *text, struct torpor_cmdline *ret)
 	return 0;
 }
 
+/* Read @path (at most 64 KiB) and parse it; kernel-doc in cmdline.h. */
 int cmdline_read(const char *path, struct torpor_cmdline *ret)
 {
 	size_t len = 0;

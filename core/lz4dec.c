@@ -22,18 +22,18 @@
 #include "lz4dec.h"
 
 #define MIN_MATCH	4	/* a match copies at least this many bytes */
-#define LAST_LITERALS	5	/* a block with a match ends with this many literals or more */
-#define MATCH_LIMIT	12	/* and its last match starts this far from its end or more */
+#define LAST_LITERALS	5	/* a block with a match ends with at least 5 literals */
+#define MATCH_LIMIT	12	/* and its last match starts at least 12 bytes before its end */
 #define RUN_MASK	15	/* a length nibble of 15: length bytes follow */
-#define WILD		16	/* the widest copy; also the overshoot slack the copies need */
+#define WILD		16	/* the widest copy; loops of two overshoot by < 2 * WILD */
 #define LONG_LITERALS	64	/* longer literal runs go to memcpy() */
 
 /*
- * The fast path copies 16 literal bytes (14 at most are real) then 24 match bytes (18 at
- * most are real), and wants the next token, the offset and one more byte still in the input.
+ * The fast path copies 16 literal bytes (14 at most are real) then 18 match bytes, and
+ * wants the offset and the next token still in the input after the literals.
  */
 #define FAST_IN		(16 + 2)
-#define FAST_OUT	(14 + 24)
+#define FAST_OUT	(14 + 18)
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
@@ -181,15 +181,20 @@ ssize_t lz4dec_block(const void *src, size_t src_len, void *dst, size_t dst_cap)
 	const uint8_t *const iend = ip + src_len;
 	uint8_t *op = dst;
 	uint8_t *const ostart = op;
-	uint8_t *const oend = op + dst_cap;
+	uint8_t *oend;
 	const uint8_t *mstart = NULL;	/* where the last match started */
-	uint8_t *lstart;		/* where the last literal run started */
+	uint8_t *lstart = dst;		/* where the last literal run started */
+	const uint8_t *m;
 	size_t lit, ml, off;
 	unsigned int token;
 	int ret;
 
 	if (!src_len)
 		return -EINVAL;
+	/* the count must fit the return type; no real buffer comes near this */
+	if (dst_cap > SIZE_MAX >> 1)
+		return -EINVAL;
+	oend = op + dst_cap;
 	for (;;) {
 		token = *ip++;
 		lit = token >> 4;
@@ -202,10 +207,11 @@ ssize_t lz4dec_block(const void *src, size_t src_len, void *dst, size_t dst_cap)
 			off = (size_t)ip[0] | (size_t)ip[1] << 8;
 			ip += 2;
 			if (likely(ml != RUN_MASK && off >= 8 && off <= (size_t)(op - ostart))) {
+				m = op - off;
 				mstart = op;
-				copy8(op, op - off);
-				copy8(op + 8, op - off + 8);
-				copy8(op + 16, op - off + 16);
+				copy8(op, m);
+				copy8(op + 8, m + 8);
+				memcpy(op + 16, m + 16, 2);
 				op += ml + MIN_MATCH;
 				continue;
 			}

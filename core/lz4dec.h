@@ -17,8 +17,9 @@
  * match, its last 5 bytes are literals and its last match starts at least 12 bytes before
  * its end.  A block that stops right after any run of literals is well formed, so a
  * truncated block can decode to a shorter output: callers must compare the result with
- * the size they expect.  Bytes of @dst past the returned length are unspecified, and so
- * is all of @dst after an error.  Does not log.
+ * the size they expect.  @src and @dst must not overlap.  Bytes of @dst past the returned
+ * length are unspecified, and so is all of @dst after an error.  A @dst_cap above SSIZE_MAX
+ * is -EINVAL.  Does not log.
  *
  * Return: number of bytes written to @dst (>= 0); -EINVAL when the input is malformed or
  * truncated (offset 0, offset before the start of the output, literal/match running past the

@@ -4,6 +4,7 @@
 # normally at once: torpor-resume exits 0 quietly and the swap signature is untouched.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="no image: boots normally without a resume attempt"
 
 test_setup() {

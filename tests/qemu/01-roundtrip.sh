@@ -6,6 +6,7 @@
 # torpor's while an image is on the disk and SWAPSPACE2 after the last resume.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="token, counter and data survive hibernate, twice"
 
 test_setup() {

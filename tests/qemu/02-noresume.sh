@@ -5,6 +5,7 @@
 # the stale image either.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="noresume discards the image and boots normally"
 
 test_setup() {

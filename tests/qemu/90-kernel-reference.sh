@@ -7,7 +7,9 @@
 #   sh tests/qemu/run.sh 90-kernel-reference
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="kernel hibernation keeps token, counter and data (reference)"
+# shellcheck disable=SC2034
 TEST_NEEDS_TORPOR=0
 
 test_setup() {

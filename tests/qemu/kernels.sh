@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Fetch the Debian kernels the QEMU tests boot, and print one extracted tree per line.
 #
-# Usage: tests/qemu/kernels.sh [PACKAGE...]
+# Usage: tests/qemu/kernels.sh [--default | PACKAGE...]
+#   --default: only the first package (of TORPOR_TEST_KERNEL, else of the defaults
+#   below): the one demo.sh boots
 #
 # Default packages, unless given as arguments or in TORPOR_TEST_KERNEL (space separated):
 #   1. the linux-image-6.1.0-NN-amd64 that Debian's linux-image-amd64 depends on;
@@ -87,7 +89,9 @@ extract() {
 	mkdir -p "$_dst.tmp"
 	dpkg-deb -x "$_deb" "$_dst.tmp"
 	set -- "$_dst.tmp"/lib/modules/*
-	[ $# -eq 1 ] && [ -d "$1" ] || die "'$_deb' holds no single lib/modules/<version>"
+	if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+		die "'$_deb' holds no single lib/modules/<version>"
+	fi
 	_kver=$(basename "$1")
 	[ -f "$_dst.tmp/boot/vmlinuz-$_kver" ] || die "'$_deb' holds no boot/vmlinuz-$_kver"
 	depmod -b "$_dst.tmp" "$_kver"
@@ -96,6 +100,12 @@ extract() {
 	echo "$_dst"
 }
 
+if [ "${1:-}" = --default ]; then
+	# shellcheck disable=SC2086 # a space-separated list by design
+	set -- ${TORPOR_TEST_KERNEL:-}
+	[ $# -gt 0 ] || set -- "$(resolve default_kernel)"
+	set -- "$1"
+fi
 if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2086 # a space-separated list by design
 	set -- ${TORPOR_TEST_KERNEL:-}

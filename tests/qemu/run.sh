@@ -85,11 +85,13 @@ for tree in $trees; do
 		rm -rf "$T"
 		mkdir -p "$T"
 		t0=$(now)
+		# shellcheck disable=SC2034 # these are read by lib.sh and the script
 		(
 			TORPOR_QEMU_RUNNER=1
 			TEST_NAME=$name
 			TEST_NEEDS_TORPOR=1
 			fails=0
+			# shellcheck source=/dev/null
 			. "$s"
 		) >"$log" 2>&1
 		rc=$?
@@ -101,7 +103,8 @@ for tree in $trees; do
 			rm -f "$T/swap.img" "$T/root.img"
 		else
 			report fail "$KLABEL: $name: $desc" "$log"
-			grep '^FAIL: ' "$log" | sed 's/^/#   /'
+			grep '^FAIL: ' "$log" | head -n 5 | sed 's/^/#   /'
+			[ "$(grep -c '^FAIL: ' "$log")" -le 5 ] || echo "#   (more in the log)"
 		fi
 		echo "#   $took s in all"
 		[ ! -f "$T/summary" ] || sed 's/^/#   /' "$T/summary"

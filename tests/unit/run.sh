@@ -6,7 +6,7 @@
 passed=0
 failed=0
 for t in "$@"; do
-	name=$(basename "$t")
+	name=${t#build/}
 	echo "# $name"
 	out=$("$t" 2>&1)
 	rc=$?

@@ -51,14 +51,16 @@ static void test_basic(void)
 
 static void test_quotes(void)
 {
-	tap_ok(parse("resume=\"PARTLABEL=my swap\" ro") == 0 && !strcmp(c.resume, "PARTLABEL=my swap"),
+	tap_ok(parse("resume=\"PARTLABEL=my swap\" ro") == 0 &&
+	       !strcmp(c.resume, "PARTLABEL=my swap"),
 	       "cmdline: quoted value with a space");
 	tap_ok(parse("\"resume=LABEL=a b\" quiet") == 0 && !strcmp(c.resume, "LABEL=a b"),
 	       "cmdline: whole word quoted");
 	tap_ok(parse("resume=LABEL=\"a b\"") == 0 && !strcmp(c.resume, "LABEL=\"a b\""),
 	       "cmdline: inner quotes are kept as the kernel keeps them");
 	tap_ok(parse("foo=\"x resume=/dev/evil\" resume=/dev/good") == 0 &&
-	       !strcmp(c.resume, "/dev/good"), "cmdline: resume= inside another quoted value ignored");
+	       !strcmp(c.resume, "/dev/good"),
+	       "cmdline: resume= inside another quoted value ignored");
 	tap_ok(parse("foo=\"unterminated resume=/dev/evil") == 0 && !c.resume[0],
 	       "cmdline: unterminated quote swallows the rest");
 	tap_ok(parse("resume=\"\"") == 0 && !c.resume[0], "cmdline: resume=\"\" is empty");
@@ -84,7 +86,8 @@ static void test_duplicates(void)
 
 static void test_noresume(void)
 {
-	tap_ok(parse("resume=/dev/vdb noresume") == 0 && c.noresume && !strcmp(c.resume, "/dev/vdb"),
+	tap_ok(parse("resume=/dev/vdb noresume") == 0 && c.noresume &&
+	       !strcmp(c.resume, "/dev/vdb"),
 	       "cmdline: noresume");
 	tap_ok(parse("noresume=1") == 0 && c.noresume, "cmdline: noresume=1");
 	tap_ok(parse("nohibernate") == 0 && c.noresume, "cmdline: nohibernate");
@@ -94,9 +97,10 @@ static void test_noresume(void)
 	       "cmdline: hibernate=nocompress does not disable resume");
 	tap_ok(parse("hibernate=protect_image hibernate") == 0 && !c.noresume,
 	       "cmdline: other hibernate= values and a bare hibernate are ignored");
-	tap_ok(parse("noresumex resume=/dev/a") == 0 && !c.noresume, "cmdline: noresumex is not noresume");
-	tap_ok(parse("noresume -- resume=/dev/a torpor.wait=x") == 0 && c.noresume && !c.resume[0] &&
-	       c.wait_seconds == -1, "cmdline: nothing after -- is ours");
+	tap_ok(parse("noresumex resume=/dev/a") == 0 && !c.noresume,
+	       "cmdline: noresumex is not noresume");
+	tap_ok(parse("noresume -- resume=/dev/a torpor.wait=x") == 0 && c.noresume &&
+	       !c.resume[0] && c.wait_seconds == -1, "cmdline: nothing after -- is ours");
 }
 
 static void test_offsets(void)
@@ -125,14 +129,16 @@ static void test_offsets(void)
 
 static void test_missing_values(void)
 {
-	tap_ok(parse("resume resume_offset noresume") == 0 && !c.resume[0] && !c.has_resume_offset &&
-	       c.noresume, "cmdline: bare resume and resume_offset are ignored, as in the kernel");
+	tap_ok(parse("resume resume_offset noresume") == 0 && !c.resume[0] &&
+	       !c.has_resume_offset && c.noresume,
+	       "cmdline: bare resume and resume_offset are ignored, as in the kernel");
 	tap_ok(parse("torpor.wait") == -EINVAL, "cmdline: torpor.wait without a value: -EINVAL");
 	tap_ok(parse("torpor.wait=") == -EINVAL, "cmdline: torpor.wait= empty: -EINVAL");
 	tap_ok(parse("torpor.wait=-1") == -EINVAL, "cmdline: torpor.wait=-1: -EINVAL");
 	tap_ok(parse("torpor.wait=2147483647") == 0 && c.wait_seconds == 2147483647,
 	       "cmdline: torpor.wait=INT_MAX");
-	tap_ok(parse("torpor.wait=2147483648") == -EINVAL, "cmdline: torpor.wait over INT_MAX: -EINVAL");
+	tap_ok(parse("torpor.wait=2147483648") == -EINVAL,
+	       "cmdline: torpor.wait over INT_MAX: -EINVAL");
 	tap_ok(parse("torpor.debug=") == -EINVAL, "cmdline: torpor.debug= empty: -EINVAL");
 	tap_ok(parse("torpor.debug=maybe") == -EINVAL, "cmdline: torpor.debug=maybe: -EINVAL");
 	tap_ok(parse("torpor.debug=on torpor.force=yes") == 0 && c.debug && c.force,
@@ -149,7 +155,8 @@ static void test_long(void)
 	memset(s, 'a', n);
 	memcpy(s, "foo=", 4);
 	strcpy(s + n, " resume=/dev/last\n");
-	tap_ok(parse(s) == 0 && !strcmp(c.resume, "/dev/last"), "cmdline: a 40000-byte word before resume=");
+	tap_ok(parse(s) == 0 && !strcmp(c.resume, "/dev/last"),
+	       "cmdline: a 40000-byte word before resume=");
 
 	strcpy(s, "resume=");
 	memset(s + 7, 'x', 255);
@@ -179,12 +186,15 @@ static void test_read(void)
 		return;
 	}
 	close(fd);
-	tap_ok(cmdline_read(path, &r) == 0 && !strcmp(r.resume, "/dev/vdb") && r.resume_offset == 4096,
+	tap_ok(cmdline_read(path, &r) == 0 && !strcmp(r.resume, "/dev/vdb") &&
+	       r.resume_offset == 4096,
 	       "cmdline: cmdline_read() of a file");
 	unlink(path);
-	tap_ok(cmdline_read(path, &r) == -ENOENT, "cmdline: cmdline_read() of a missing file: -ENOENT");
+	tap_ok(cmdline_read(path, &r) == -ENOENT,
+	       "cmdline: cmdline_read() of a missing file: -ENOENT");
 	fd = cmdline_read("/proc/cmdline", &r);
-	tap_ok(fd == 0 || fd == -EINVAL, "cmdline: cmdline_read(/proc/cmdline) succeeds or rejects");
+	tap_ok(fd == 0 || fd == -EINVAL,
+	       "cmdline: cmdline_read(/proc/cmdline) succeeds or rejects");
 }
 
 int main(void)

@@ -1,0 +1,1232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * devname.c - resolve resume= to a device number, and open that device safely
+ *
+ * The resume side runs in an initramfs that may have no udev, so every tag
+ * (UUID=, LABEL=, PARTUUID=, PARTLABEL=) has two routes: the /dev/disk/by-*
+ * link when udev made one, else a scan of /sys/class/block that reads each
+ * device's first 68 KiB (swap, ext2/3/4, xfs and btrfs superblocks) or its
+ * parent disk's partition table (GPT, MBR).  Everything read from a disk is
+ * untrusted: each offset and count is checked against the buffer and the disk
+ * size before use, and GPT headers and entry arrays must pass their CRCs, as
+ * the kernel's efi.c requires.
+ *
+ * Nodes are never trusted by name either: devname_open() checks that what it
+ * opened is the block device it asked for.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "crc32.h"
+#include "devname.h"
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define PROBE_LEN		(65536 + 4096)	/* btrfs' superblock sits at 64 KiB */
+#define GPT_ENTRY_SIZE		128		/* the only size the kernel accepts */
+#define GPT_ARRAY_MAX		(1u << 20)	/* 8192 entries; real tables have 128 */
+#define PRINTF_FMT(f, a)	__attribute__((format(printf, f, a)))
+#define NODE_NAME_MAX		256
+#define TAG_VALUE_MAX		256
+
+const char *devname_root = "";
+
+enum lookup {
+	LK_UUID,
+	LK_LABEL,
+	LK_PARTUUID,
+	LK_PARTLABEL,
+	LK_DMNAME,
+};
+
+/* What a scan of /sys/class/block looks for. */
+struct scan {
+	enum lookup what;
+	const char *value;		/* LABEL, PARTUUID, PARTLABEL or dm name */
+	char norm[TAG_VALUE_MAX];	/* UUID: its hex digits in lower case */
+	uint8_t *buf;			/* PROBE_LEN bytes, for UUID and LABEL */
+};
+
+/* Identity found in a device's superblock. */
+struct fs_id {
+	int has_uuid;
+	uint8_t uuid[16];
+	char label[257];
+};
+
+/* Identity of a partition, from its disk's partition table. */
+struct part_info {
+	char uuid[37];			/* as the kernel's PARTUUID */
+	char label[112];		/* GPT name as UTF-8, "" for MBR */
+};
+
+static int test_mode(void)
+{
+	return devname_root && devname_root[0];
+}
+
+static int vmkpath(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	int n, m;
+
+	n = snprintf(buf, len, "%s", devname_root ? devname_root : "");
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	m = vsnprintf(buf + n, len - n, fmt, ap);
+	if (m < 0 || (size_t)m >= len - n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int PRINTF_FMT(3, 4) mkpath(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vmkpath(buf, len, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* Read a small (sysfs) file under the root into @buf, NUL-terminated, one trailing newline cut. */
+static int PRINTF_FMT(3, 4) sys_read(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	size_t got = 0;
+	ssize_t n;
+	va_list ap;
+	int fd, r;
+
+	va_start(ap, fmt);
+	r = vmkpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return r;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			close(fd);
+			return r;
+		}
+		if (n == 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	if (got && buf[got - 1] == '\n')
+		buf[got - 1] = '\0';
+	return 0;
+}
+
+static int PRINTF_FMT(2, 3) stat_block(dev_t *ret, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vmkpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return r;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	*ret = st.st_rdev;
+	return 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int to_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* ASCII case-insensitive equality; no locale in the initramfs. */
+static int eq_nocase(const char *a, const char *b)
+{
+	while (*a && to_lower((unsigned char)*a) == to_lower((unsigned char)*b)) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* Strict decimal of exactly @n bytes, no sign, no overflow past @max. */
+static int parse_uint(const char *s, size_t n, unsigned long max, unsigned long *ret)
+{
+	unsigned long v = 0;
+	size_t i;
+
+	if (n == 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		unsigned int d = (unsigned char)s[i] - '0';
+
+		if (d > 9 || v > (max - d) / 10)
+			return -EINVAL;
+		v = v * 10 + d;
+	}
+	*ret = v;
+	return 0;
+}
+
+/* "MAJ:MIN" in decimal, within the kernel's 12-bit major and 20-bit minor. */
+static int parse_majmin(const char *s, dev_t *ret)
+{
+	const char *colon = strchr(s, ':');
+	unsigned long maj, min;
+
+	if (!colon || parse_uint(s, colon - s, 0xfff, &maj) < 0 ||
+	    parse_uint(colon + 1, strlen(colon + 1), 0xfffff, &min) < 0)
+		return -EINVAL;
+	*ret = makedev(maj, min);
+	return 0;
+}
+
+/* The kernel's bare hex form: new_encode_dev() of the number, e.g. fe10 = 254:16. */
+static int parse_hexdev(const char *s, dev_t *ret)
+{
+	unsigned long v = 0;
+	size_t i, n;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	n = strlen(s);
+	if (n == 0 || n > 8)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		int d = hexval((unsigned char)s[i]);
+
+		if (d < 0)
+			return -EINVAL;
+		v = (v << 4) | d;
+	}
+	if (v == 0)
+		return -EINVAL;
+	*ret = makedev((v & 0xfff00) >> 8, (v & 0xff) | ((v >> 12) & 0xfff00));
+	return 0;
+}
+
+/* A relative path whose components are all non-empty and none is "." or "..". */
+static int path_is_safe(const char *rel)
+{
+	const char *p = rel;
+
+	for (;;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		if (!p[n])
+			return 1;
+		p += n + 1;
+	}
+}
+
+/* The device number sysfs gives the block device called @name (no '/'). */
+static int sysfs_dev_of(const char *name, dev_t *ret)
+{
+	char buf[32];
+	int r;
+
+	r = sys_read(buf, sizeof(buf), "/sys/class/block/%s/dev", name);
+	if (r < 0)
+		return r;
+	return parse_majmin(buf, ret);
+}
+
+/* Whether @dev exists; without a sysfs to ask, assume it does. */
+static int dev_present(dev_t dev)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (mkpath(path, sizeof(path), "/sys/dev/block/%u:%u",
+		   (unsigned int)major(dev), (unsigned int)minor(dev)) < 0)
+		return -EINVAL;
+	if (stat(path, &st) == 0)
+		return 0;
+	if (mkpath(path, sizeof(path), "/sys/dev/block") < 0 || stat(path, &st) == 0)
+		return -ENOENT;
+	return 0;
+}
+
+/* The value of "KEY=" at the start of a line of @text, and its length in *len; NULL if none. */
+static const char *find_key(const char *text, const char *key, size_t *len)
+{
+	size_t k = strlen(key);
+	const char *p = text;
+
+	while (p) {
+		if (!strncmp(p, key, k)) {
+			*len = strcspn(p + k, "\n");
+			return p + k;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+/* The node name under /dev for @dev, from uevent DEVNAME, else the sysfs link's last part. */
+static int node_name(dev_t dev, char *buf, size_t len)
+{
+	unsigned int maj = major(dev), min = minor(dev);
+	char ue[4096], path[PATH_MAX], link[PATH_MAX];
+	const char *p = NULL, *base;
+	size_t i, l = 0;
+	ssize_t n;
+
+	if (sys_read(ue, sizeof(ue), "/sys/dev/block/%u:%u/uevent", maj, min) == 0)
+		p = find_key(ue, "DEVNAME=", &l);
+	if (!p) {
+		if (mkpath(path, sizeof(path), "/sys/dev/block/%u:%u", maj, min) < 0)
+			return -ENAMETOOLONG;
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n < 0)
+			return -errno;
+		link[n] = '\0';
+		base = strrchr(link, '/');
+		p = base ? base + 1 : link;
+		l = strlen(p);
+	}
+	if (l == 0 || l >= len)
+		return -EINVAL;
+	memcpy(buf, p, l);
+	buf[l] = '\0';
+	for (i = 0; i < l; i++) {
+		if (buf[i] == '!')
+			buf[i] = '/';
+		if ((unsigned char)buf[i] <= ' ' || buf[i] == 0x7f)
+			return -EINVAL;
+	}
+	return path_is_safe(buf) ? 0 : -EINVAL;
+}
+
+/* Keep @fd only if it is block device @dev (or, in tests, a regular file). */
+static int check_node(int fd, dev_t dev)
+{
+	struct stat st;
+	int r;
+
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if (S_ISBLK(st.st_mode) && st.st_rdev == dev)
+		return fd;
+	if (test_mode() && S_ISREG(st.st_mode))
+		return fd;
+	close(fd);
+	return -ENODEV;
+}
+
+/* A directory only we can write: made 0700 by us, or already so and owned by us. */
+static int private_dir(const char *dir, char *path, size_t len)
+{
+	struct stat st;
+	int r;
+
+	r = mkpath(path, len, "%s", dir);
+	if (r < 0)
+		return r;
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
+		return -EPERM;
+	return 0;
+}
+
+/* No devtmpfs: make our own node, open it, and remove it again at once. */
+static int open_private_node(dev_t dev, int flags)
+{
+	static const char *const dirs[] = { "/dev/.torpor", "/run/torpor" };
+	char dir[PATH_MAX], node[PATH_MAX];
+	int r, err = -ENOENT, fd;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		r = private_dir(dirs[i], dir, sizeof(dir));
+		if (r < 0)
+			continue;
+		r = snprintf(node, sizeof(node), "%s/blk-%u-%u", dir,
+			     (unsigned int)major(dev), (unsigned int)minor(dev));
+		if (r < 0 || (size_t)r >= sizeof(node))
+			return -ENAMETOOLONG;
+		(void)unlink(node);
+		if (mknod(node, S_IFBLK | 0600, dev) < 0) {
+			err = -errno;
+			(void)rmdir(dir);
+			continue;
+		}
+		fd = open(node, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+		r = fd < 0 ? -errno : 0;
+		(void)unlink(node);
+		(void)rmdir(dir);
+		if (fd < 0)
+			return r;
+		return check_node(fd, dev);
+	}
+	return err;
+}
+
+/* Open block device @dev by its sysfs name, checked by fstat(); kernel-doc in devname.h. */
+int devname_open(dev_t dev, int flags)
+{
+	char name[NODE_NAME_MAX], path[PATH_MAX];
+	int fd, r;
+
+	/* O_CREAT with O_NOFOLLOW would make a regular file where the node is missing */
+	flags &= ~(O_CREAT | O_TRUNC);
+	if (node_name(dev, name, sizeof(name)) == 0) {
+		r = mkpath(path, sizeof(path), "/dev/%s", name);
+		if (r < 0)
+			return r;
+		fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+		if (fd >= 0)
+			return check_node(fd, dev);
+		r = -errno;
+		if (r != -ENOENT && r != -ENOTDIR)
+			return r;
+	}
+	return open_private_node(dev, flags);
+}
+
+/* Bytes in a block device (BLKGETSIZE64) or regular file; kernel-doc in devname.h. */
+int devname_size(int fd, unsigned long long *ret_bytes)
+{
+	struct stat st;
+	uint64_t bytes;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISREG(st.st_mode)) {
+		*ret_bytes = st.st_size;
+		return 0;
+	}
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	if (ioctl(fd, BLKGETSIZE64, &bytes) < 0)
+		return -errno;
+	*ret_bytes = bytes;
+	return 0;
+}
+
+/* "/dev/NAME" or "MAJ:MIN" for messages; kernel-doc in devname.h. */
+const char *devname_name(dev_t dev, char *buf, size_t len)
+{
+	char name[NODE_NAME_MAX];
+
+	if (len == 0)
+		return buf;
+	if (node_name(dev, name, sizeof(name)) == 0)
+		snprintf(buf, len, "/dev/%s", name);
+	else
+		snprintf(buf, len, "%u:%u", (unsigned int)major(dev), (unsigned int)minor(dev));
+	return buf;
+}
+
+/* pread() until @len bytes or end of device; returns the count or -errno. */
+static ssize_t pread_full(int fd, void *buf, size_t len, unsigned long long off)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	if (off > (unsigned long long)LLONG_MAX - len)
+		return -EINVAL;
+	while (got < len) {
+		n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static void set_id(struct fs_id *id, const uint8_t *uuid, const uint8_t *label, size_t label_max)
+{
+	static const uint8_t zero[16];
+	size_t n = 0;
+
+	memcpy(id->uuid, uuid, 16);
+	id->has_uuid = memcmp(uuid, zero, 16) != 0;
+	while (n < label_max && n < sizeof(id->label) - 1 && label[n])
+		n++;
+	memcpy(id->label, label, n);
+	id->label[n] = '\0';
+}
+
+/* A v1 swap header, or one whose signature a hibernation image replaced. */
+static int probe_swap(const uint8_t *b, size_t n, struct fs_id *id)
+{
+	static const char *const sigs[] = {
+		"SWAPSPACE2", "S1SUSPEND", "S2SUSPEND", "ULSUSPEND", "LINHIB0001",
+	};
+	size_t ps, i;
+
+	if (n < 4096 || le32(b + 1024) != 1)	/* swap_header.info.version */
+		return 0;
+	for (ps = 4096; ps <= 65536 && ps <= n; ps <<= 1) {
+		for (i = 0; i < ARRAY_SIZE(sigs); i++) {
+			if (!memcmp(b + ps - 10, sigs[i], strlen(sigs[i]))) {
+				set_id(id, b + 1024 + 12, b + 1024 + 28, 16);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ext2/3/4: the superblock at 1024, s_magic 0xEF53 at +0x38. */
+static int probe_ext(const uint8_t *b, size_t n, struct fs_id *id)
+{
+	const uint8_t *sb = b + 1024;
+
+	if (n < 2048 || le16(sb + 0x38) != 0xef53)
+		return 0;
+	set_id(id, sb + 0x68, sb + 0x78, 16);
+	return 1;
+}
+
+/* xfs: "XFSB" at 0, sb_uuid at 32, sb_fname[12] at 108. */
+static int probe_xfs(const uint8_t *b, size_t n, struct fs_id *id)
+{
+	if (n < 512 || memcmp(b, "XFSB", 4))
+		return 0;
+	set_id(id, b + 32, b + 108, 12);
+	return 1;
+}
+
+/* btrfs: superblock at 64 KiB, magic at +0x40, fsid at +0x20, label[256] at +0x12b. */
+static int probe_btrfs(const uint8_t *b, size_t n, struct fs_id *id)
+{
+	const uint8_t *sb = b + 65536;
+
+	if (n < 65536 + 0x12b + 256 || memcmp(sb + 0x40, "_BHRfS_M", 8))
+		return 0;
+	set_id(id, sb + 0x20, sb + 0x12b, 256);
+	return 1;
+}
+
+/* 1 and *id when @dev holds something we recognise, 0 when not, -errno. */
+static int probe_device(dev_t dev, uint8_t *buf, struct fs_id *id)
+{
+	ssize_t n;
+	int fd;
+
+	/* O_NONBLOCK: opening a CD drive must not close its tray */
+	fd = devname_open(dev, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	memset(buf, 0, PROBE_LEN);
+	n = pread_full(fd, buf, PROBE_LEN, 0);
+	close(fd);
+	if (n < 0)
+		return n;
+	return probe_swap(buf, n, id) || probe_ext(buf, n, id) || probe_xfs(buf, n, id) ||
+	       probe_btrfs(buf, n, id);
+}
+
+static void hex32(const uint8_t u[16], char out[33])
+{
+	static const char hex[] = "0123456789abcdef";
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		out[2 * i] = hex[u[i] >> 4];
+		out[2 * i + 1] = hex[u[i] & 15];
+	}
+	out[32] = '\0';
+}
+
+/* A GPT GUID as text: the first three fields are little-endian on disk. */
+static void guid_text(const uint8_t g[16], char out[37])
+{
+	static const int order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
+	uint8_t u[16];
+	char h[33];
+	int i, j;
+
+	for (i = 0; i < 16; i++)
+		u[i] = g[order[i]];
+	hex32(u, h);
+	for (i = 0, j = 0; i < 32; i++) {
+		if (i == 8 || i == 12 || i == 16 || i == 20)
+			out[j++] = '-';
+		out[j++] = h[i];
+	}
+	out[j] = '\0';
+}
+
+static size_t put_utf8(char *out, size_t pos, size_t len, uint32_t c)
+{
+	uint8_t b[4];
+	size_t n, i;
+
+	if (c < 0x80) {
+		b[0] = c;
+		n = 1;
+	} else if (c < 0x800) {
+		b[0] = 0xc0 | c >> 6;
+		b[1] = 0x80 | (c & 0x3f);
+		n = 2;
+	} else if (c < 0x10000) {
+		b[0] = 0xe0 | c >> 12;
+		b[1] = 0x80 | ((c >> 6) & 0x3f);
+		b[2] = 0x80 | (c & 0x3f);
+		n = 3;
+	} else {
+		b[0] = 0xf0 | c >> 18;
+		b[1] = 0x80 | ((c >> 12) & 0x3f);
+		b[2] = 0x80 | ((c >> 6) & 0x3f);
+		b[3] = 0x80 | (c & 0x3f);
+		n = 4;
+	}
+	if (pos + n >= len)
+		return pos;
+	for (i = 0; i < n; i++)
+		out[pos + i] = b[i];
+	return pos + n;
+}
+
+/* GPT partition name (UTF-16LE, NUL-padded) to UTF-8; a lone surrogate becomes U+FFFD. */
+static void utf16le_to_utf8(const uint8_t *in, size_t units, char *out, size_t len)
+{
+	size_t i, pos = 0;
+
+	for (i = 0; i < units; i++) {
+		uint32_t c = le16(in + 2 * i), lo;
+
+		if (c == 0)
+			break;
+		if (c >= 0xd800 && c < 0xdc00 && i + 1 < units) {
+			lo = le16(in + 2 * i + 2);
+			if (lo >= 0xdc00 && lo < 0xe000) {
+				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+				i++;
+			}
+		}
+		if (c >= 0xd800 && c < 0xe000)
+			c = 0xfffd;
+		pos = put_utf8(out, pos, len, c);
+	}
+	out[pos] = '\0';
+}
+
+/* Header checks of the kernel's is_gpt_valid(); returns 0 or -EBADMSG. */
+static int gpt_check_header(uint8_t *h, unsigned int ss, uint64_t lba, uint64_t sectors)
+{
+	uint32_t hsize = le32(h + 12), crc = le32(h + 16), num = le32(h + 80);
+	uint64_t entry_lba = le64(h + 72), array_sectors;
+
+	if (memcmp(h, "EFI PART", 8) || hsize < 92 || hsize > ss)
+		return -EBADMSG;
+	memset(h + 16, 0, 4);
+	if (crc32_update(0, h, hsize) != crc)
+		return -EBADMSG;
+	if (le64(h + 24) != lba || le64(h + 40) >= sectors || le64(h + 48) >= sectors)
+		return -EBADMSG;
+	if (le32(h + 84) != GPT_ENTRY_SIZE || num == 0 || num > GPT_ARRAY_MAX / GPT_ENTRY_SIZE)
+		return -EBADMSG;
+	array_sectors = ((uint64_t)num * GPT_ENTRY_SIZE + ss - 1) / ss;
+	if (entry_lba >= sectors || array_sectors > sectors - entry_lba)
+		return -EBADMSG;
+	return 0;
+}
+
+/* Read exactly @len bytes at @off: 0, -EBADMSG when the device ends first, -errno. */
+static int read_exact(int fd, void *buf, size_t len, unsigned long long off)
+{
+	ssize_t n = pread_full(fd, buf, len, off);
+
+	if (n < 0)
+		return n;
+	return (size_t)n == len ? 0 : -EBADMSG;
+}
+
+/*
+ * Entry @partno (1-based) of the GPT whose header is at @lba.
+ * Returns 0, -ENOENT (entry unused or past the table), -EBADMSG (table invalid), -errno.
+ */
+static int gpt_try(int fd, unsigned int ss, uint64_t lba, uint64_t sectors,
+		   unsigned long partno, struct part_info *pi)
+{
+	static const uint8_t unused[16];
+	uint8_t *h, *tab = NULL, *e;
+	uint32_t num, bytes;
+	int r;
+
+	h = malloc(ss);
+	if (!h)
+		return -ENOMEM;
+	r = read_exact(fd, h, ss, lba * ss);
+	if (r == 0)
+		r = gpt_check_header(h, ss, lba, sectors);
+	if (r < 0)
+		goto out;
+	num = le32(h + 80);
+	bytes = num * GPT_ENTRY_SIZE;	/* <= GPT_ARRAY_MAX, checked above */
+	r = -ENOMEM;
+	tab = malloc(bytes);
+	if (!tab)
+		goto out;
+	r = read_exact(fd, tab, bytes, le64(h + 72) * ss);
+	if (r == 0 && crc32_update(0, tab, bytes) != le32(h + 88))
+		r = -EBADMSG;
+	if (r < 0)
+		goto out;
+	r = -ENOENT;
+	if (partno > num)
+		goto out;
+	e = tab + (partno - 1) * GPT_ENTRY_SIZE;
+	/* the kernel's is_pte_valid(): a type GUID, and both ends on the disk */
+	if (!memcmp(e, unused, 16) || le64(e + 32) >= sectors || le64(e + 40) >= sectors)
+		goto out;
+	guid_text(e + 16, pi->uuid);
+	utf16le_to_utf8(e + 56, 36, pi->label, sizeof(pi->label));
+	r = 0;
+out:
+	free(tab);
+	free(h);
+	return r;
+}
+
+/* A protective MBR: 55aa and a partition of type 0xee, as the kernel's is_pmbr_valid(). */
+static int mbr_is_protective(const uint8_t *mbr)
+{
+	int i;
+
+	if (mbr[510] != 0x55 || mbr[511] != 0xaa)
+		return 0;
+	for (i = 0; i < 4; i++)
+		if (mbr[446 + 16 * i + 4] == 0xee)
+			return 1;
+	return 0;
+}
+
+/* PARTUUID (and PARTLABEL) of partition @partno on the disk open as @fd. */
+static int read_part_info(int fd, unsigned int ss, unsigned long partno, struct part_info *pi)
+{
+	unsigned long long bytes;
+	uint8_t *mbr;
+	int r;
+
+	r = devname_size(fd, &bytes);
+	if (r < 0)
+		return r;
+	if (bytes / ss < 3)
+		return -ENOENT;
+	mbr = malloc(ss);
+	if (!mbr)
+		return -ENOMEM;
+	r = read_exact(fd, mbr, ss, 0);
+	if (r < 0)
+		goto out;
+	if (mbr_is_protective(mbr)) {
+		/* the kernel falls back to the backup GPT at the last sector */
+		r = gpt_try(fd, ss, 1, bytes / ss, partno, pi);
+		if (r == -EBADMSG)
+			r = gpt_try(fd, ss, bytes / ss - 1, bytes / ss, partno, pi);
+	} else if (mbr[510] == 0x55 && mbr[511] == 0xaa) {
+		/* block/partitions/msdos.c: "%08x-%02x" of the disk signature and the number */
+		snprintf(pi->uuid, sizeof(pi->uuid), "%08x-%02x", (unsigned int)le32(mbr + 440),
+			 (unsigned int)partno);
+		pi->label[0] = '\0';
+	} else {
+		r = -ENOENT;
+	}
+out:
+	free(mbr);
+	return r;
+}
+
+/* The logical sector size of the disk holding partition @name; 512 if unknown. */
+static unsigned int sector_size(const char *name)
+{
+	unsigned long v;
+	char buf[32];
+
+	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/../queue/logical_block_size",
+		     name) < 0 ||
+	    parse_uint(buf, strlen(buf), 65536, &v) < 0 || v < 512 || (v & (v - 1)))
+		return 512;
+	return v;
+}
+
+static int match_partition(const struct scan *s, const char *name)
+{
+	unsigned long partno;
+	struct part_info pi;
+	char buf[32];
+	dev_t disk;
+	int fd, r;
+
+	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/partition", name) < 0 ||
+	    parse_uint(buf, strlen(buf), 65535, &partno) < 0 || partno == 0)
+		return 0;
+	/* sysfs puts a partition's directory inside its disk's */
+	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/../dev", name) < 0 ||
+	    parse_majmin(buf, &disk) < 0)
+		return 0;
+	fd = devname_open(disk, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	r = read_part_info(fd, sector_size(name), partno, &pi);
+	close(fd);
+	if (r < 0)
+		return 0;
+	if (s->what == LK_PARTUUID)
+		return eq_nocase(pi.uuid, s->value);
+	return pi.label[0] && !strcmp(pi.label, s->value);
+}
+
+static int match_content(struct scan *s, dev_t dev)
+{
+	struct fs_id id;
+	char hex[33];
+
+	if (probe_device(dev, s->buf, &id) <= 0)
+		return 0;
+	if (s->what == LK_LABEL)
+		return id.label[0] && !strcmp(id.label, s->value);
+	if (!id.has_uuid)
+		return 0;
+	hex32(id.uuid, hex);
+	return !strcmp(hex, s->norm);
+}
+
+static int match_dm_name(const struct scan *s, const char *name)
+{
+	char buf[TAG_VALUE_MAX];
+
+	if (strncmp(name, "dm-", 3) ||
+	    sys_read(buf, sizeof(buf), "/sys/class/block/%s/dm/name", name) < 0)
+		return 0;
+	return !strcmp(buf, s->value);
+}
+
+/* Whether /sys/class/block/@name/@sub has an entry (holders) or a child partition (@part). */
+static int has_child(const char *name, const char *sub, int part)
+{
+	char path[PATH_MAX], buf[16];
+	size_t n = strlen(name);
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
+
+	if (mkpath(path, sizeof(path), "/sys/class/block/%s/%s", name, sub) < 0)
+		return 0;
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		if (!part)
+			found = de->d_name[0] != '.';
+		else if (!strncmp(de->d_name, name, n) && de->d_name[n])
+			found = sys_read(buf, sizeof(buf), "/sys/class/block/%s/%s/partition",
+					 name, de->d_name) == 0;
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Devices whose bytes a UUID/LABEL scan should not read: floppies (a read can
+ * stall for seconds), empty devices (unbound loop, no medium), members of a dm
+ * or md device, which show the same superblock as their holder, and disks with
+ * partitions, whose first sectors are a partition table (a stale superblock
+ * there is not what the user means).
+ */
+static int skip_for_probe(const char *name)
+{
+	char buf[32];
+
+	if (!strncmp(name, "fd", 2) && name[2] >= '0' && name[2] <= '9')
+		return 1;
+	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/size", name) == 0 && !strcmp(buf, "0"))
+		return 1;
+	return has_child(name, "holders", 0) || has_child(name, ".", 1);
+}
+
+static int match_entry(struct scan *s, const char *name, dev_t dev)
+{
+	switch (s->what) {
+	case LK_UUID:
+	case LK_LABEL:
+		return !skip_for_probe(name) && match_content(s, dev);
+	case LK_PARTUUID:
+	case LK_PARTLABEL:
+		return match_partition(s, name);
+	case LK_DMNAME:
+		return match_dm_name(s, name);
+	}
+	return 0;
+}
+
+/* Every block device sysfs knows; 0 and the one match, -ENOENT, -ENOTUNIQ, -errno. */
+static int scan_block(struct scan *s, dev_t *ret_dev)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	dev_t dev, found = 0;
+	int n = 0, ambiguous = 0, r;
+	DIR *d;
+
+	r = mkpath(path, sizeof(path), "/sys/class/block");
+	if (r < 0)
+		return r;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || sysfs_dev_of(de->d_name, &dev) < 0)
+			continue;
+		if (!match_entry(s, de->d_name, dev))
+			continue;
+		if (n++ && dev != found)
+			ambiguous = 1;
+		found = dev;
+	}
+	closedir(d);
+	if (!n)
+		return -ENOENT;
+	if (ambiguous)
+		return -ENOTUNIQ;
+	*ret_dev = found;
+	return 0;
+}
+
+static int is_guid_text(const char *v)
+{
+	int i;
+
+	if (strlen(v) != 36)
+		return 0;
+	for (i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (v[i] != '-')
+				return 0;
+		} else if (hexval((unsigned char)v[i]) < 0) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* The kernel's MBR PARTUUID: 8 hex digits, '-', the partition number in 2 or 3 hex digits. */
+static int is_mbr_partuuid(const char *v)
+{
+	size_t i, n = strlen(v);
+
+	if (n < 11 || n > 12 || v[8] != '-')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (i != 8 && hexval((unsigned char)v[i]) < 0)
+			return 0;
+	return 1;
+}
+
+/* Copy a tag value, without one pair of surrounding double quotes, and check its form. */
+static int tag_value(enum lookup what, const char *raw, char *out, size_t len, char *norm)
+{
+	size_t n = strlen(raw), i, j = 0;
+
+	if (n >= 2 && raw[0] == '"' && raw[n - 1] == '"') {
+		raw++;
+		n -= 2;
+	}
+	if (n == 0 || n >= len)
+		return -EINVAL;
+	memcpy(out, raw, n);
+	out[n] = '\0';
+	if (what == LK_PARTUUID && !is_guid_text(out) && !is_mbr_partuuid(out))
+		return -EINVAL;
+	if (what != LK_UUID)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (out[i] == '-')
+			continue;
+		if (hexval((unsigned char)out[i]) < 0)
+			return -EINVAL;
+		norm[j++] = to_lower((unsigned char)out[i]);
+	}
+	norm[j] = '\0';
+	return j ? 0 : -EINVAL;
+}
+
+/* Valid UTF-8 sequence length at @s (2..4), or 0. */
+static int utf8_seq(const unsigned char *s)
+{
+	int n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* libblkid's blkid_encode_string(), which names udev's by-label links: "a b" -> "a\x20b". */
+static int udev_encode(const char *in, char *out, size_t len)
+{
+	static const char ok[] = "#+-.:=@_";
+	size_t j = 0;
+	int n;
+
+	for (; *in; in += n) {
+		unsigned char c = *in;
+
+		n = utf8_seq((const unsigned char *)in);
+		if (n == 0)
+			n = 1;
+		if (n == 1 && !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+				(c >= 'A' && c <= 'Z') || strchr(ok, c))) {
+			if (j + 4 >= len)
+				return -ENAMETOOLONG;
+			snprintf(out + j, 5, "\\x%02x", c);
+			j += 4;
+			continue;
+		}
+		if (j + n >= len)
+			return -ENAMETOOLONG;
+		memcpy(out + j, in, n);
+		j += n;
+	}
+	out[j] = '\0';
+	return 0;
+}
+
+/* Undo udev_encode(): "\xHH" back to the byte. */
+static int udev_decode(const char *in, char *out, size_t len)
+{
+	size_t j = 0;
+
+	while (*in) {
+		if (j + 1 >= len)
+			return -EINVAL;
+		if (in[0] == '\\' && in[1] == 'x' && hexval((unsigned char)in[2]) >= 0 &&
+		    hexval((unsigned char)in[3]) >= 0) {
+			out[j] = hexval((unsigned char)in[2]) << 4 | hexval((unsigned char)in[3]);
+			if (!out[j++])
+				return -EINVAL;
+			in += 4;
+		} else {
+			out[j++] = *in++;
+		}
+	}
+	out[j] = '\0';
+	return 0;
+}
+
+/* The udev link /dev/disk/by-KIND/VALUE, when there is one. */
+static int try_link(enum lookup what, const char *value, dev_t *ret)
+{
+	static const char *const dirs[] = { "by-uuid", "by-label", "by-partuuid", "by-partlabel" };
+	char name[4 * TAG_VALUE_MAX];
+	size_t i;
+	int r;
+
+	r = udev_encode(value, name, sizeof(name));
+	if (r < 0)
+		return r;
+	r = stat_block(ret, "/dev/disk/%s/%s", dirs[what], name);
+	if (r == 0 || (what != LK_UUID && what != LK_PARTUUID))
+		return r;
+	/* udev names these links in lower case */
+	for (i = 0; name[i]; i++)
+		name[i] = to_lower((unsigned char)name[i]);
+	return stat_block(ret, "/dev/disk/%s/%s", dirs[what], name);
+}
+
+/* UUID=, LABEL=, PARTUUID=, PARTLABEL=: the udev link (if @links), then a sysfs scan. */
+static int resolve_tag(enum lookup what, const char *raw, int links, dev_t *ret)
+{
+	char value[TAG_VALUE_MAX];
+	struct scan s;
+	int r;
+
+	memset(&s, 0, sizeof(s));
+	r = tag_value(what, raw, value, sizeof(value), s.norm);
+	if (r < 0)
+		return r;
+	if (links && try_link(what, value, ret) == 0)
+		return 0;
+	s.what = what;
+	s.value = value;
+	if (what == LK_UUID || what == LK_LABEL) {
+		s.buf = malloc(PROBE_LEN);
+		if (!s.buf)
+			return -ENOMEM;
+	}
+	r = scan_block(&s, ret);
+	free(s.buf);
+	return r;
+}
+
+/* /dev/disk/by-KIND/NAME: the link, else the tag it stands for. */
+static int resolve_disk_link(const char *rel, dev_t *ret)
+{
+	static const struct {
+		const char *dir;
+		enum lookup what;
+	} kinds[] = {
+		{ "disk/by-uuid/", LK_UUID },
+		{ "disk/by-label/", LK_LABEL },
+		{ "disk/by-partuuid/", LK_PARTUUID },
+		{ "disk/by-partlabel/", LK_PARTLABEL },
+	};
+	char value[TAG_VALUE_MAX];
+	size_t i, n;
+	int r;
+
+	r = stat_block(ret, "/dev/%s", rel);
+	if (r == 0)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		n = strlen(kinds[i].dir);
+		if (strncmp(rel, kinds[i].dir, n))
+			continue;
+		if (strchr(rel + n, '/') || udev_decode(rel + n, value, sizeof(value)) < 0)
+			return -EINVAL;
+		return resolve_tag(kinds[i].what, value, 0, ret);
+	}
+	return r == -ENOTBLK ? r : -ENOENT;
+}
+
+/* /dev/NAME: the node, else the name in sysfs (no devtmpfs), else a dm name. */
+static int resolve_dev_path(const char *rel, dev_t *ret)
+{
+	char name[NODE_NAME_MAX];
+	struct scan s;
+	size_t i;
+	int r;
+
+	if (!path_is_safe(rel))
+		return -EINVAL;
+	if (!strncmp(rel, "disk/by-", 8))
+		return resolve_disk_link(rel, ret);
+	r = stat_block(ret, "/dev/%s", rel);
+	if (r == 0)
+		return 0;
+	/* sysfs spells a '/' in a kernel device name as '!' (cciss/c0d0) */
+	if (strlen(rel) < sizeof(name)) {
+		for (i = 0; rel[i]; i++)
+			name[i] = rel[i] == '/' ? '!' : rel[i];
+		name[i] = '\0';
+		if (sysfs_dev_of(name, ret) == 0)
+			return 0;
+	}
+	if (!strncmp(rel, "mapper/", 7) && !strchr(rel + 7, '/')) {
+		memset(&s, 0, sizeof(s));
+		s.what = LK_DMNAME;
+		s.value = rel + 7;
+		if (scan_block(&s, ret) == 0)
+			return 0;
+	}
+	return r == -ENOENT || r == -ENOTDIR ? -ENOENT : r;
+}
+
+static int resolve(const char *spec, dev_t *ret)
+{
+	static const struct {
+		const char *prefix;
+		enum lookup what;
+	} tags[] = {
+		{ "UUID=", LK_UUID },
+		{ "LABEL=", LK_LABEL },
+		{ "PARTUUID=", LK_PARTUUID },
+		{ "PARTLABEL=", LK_PARTLABEL },
+	};
+	size_t i, n;
+	int r;
+
+	if (!strncmp(spec, "/dev/", 5))
+		return resolve_dev_path(spec + 5, ret);
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		n = strlen(tags[i].prefix);
+		if (!strncmp(spec, tags[i].prefix, n))
+			return resolve_tag(tags[i].what, spec + n, 1, ret);
+	}
+	r = strchr(spec, ':') ? parse_majmin(spec, ret) : parse_hexdev(spec, ret);
+	if (r < 0)
+		return r;
+	return dev_present(*ret);
+}
+
+/* resume= spec to device number: 0, -ENOENT (wait), -EINVAL; kernel-doc in devname.h. */
+int devname_resolve(const char *spec, dev_t *ret_dev)
+{
+	dev_t dev;
+	int r;
+
+	if (!spec || !*spec || strlen(spec) >= PATH_MAX)
+		return -EINVAL;
+	r = resolve(spec, &dev);
+	if (r < 0)
+		return r;
+	*ret_dev = dev;
+	return 0;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * devname.h - find the resume device from what the user wrote, and open it
+ *
+ * Works with or without udev: /dev/disk/by-* links are used when present,
+ * otherwise sysfs and the devices' own bytes (swap, ext2/3/4, xfs, btrfs
+ * superblocks; GPT and MBR partition tables) answer the question.
+ */
+#ifndef CORE_DEVNAME_H
+#define CORE_DEVNAME_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/**
+ * devname_resolve() - turn a resume= spec into a block device number
+ * @spec: one of
+ *        /dev/NAME (a node, or just a name sysfs knows: no devtmpfs needed),
+ *        /dev/mapper/NAME (also found via sysfs dm/name),
+ *        /dev/disk/by-{uuid,label,partuuid,partlabel,id,path}/NAME,
+ *        UUID=, LABEL= (swap area or filesystem: ext2/3/4, xfs, btrfs),
+ *        PARTUUID= (GPT unique GUID, or MBR "SSSSSSSS-PP"), PARTLABEL= (GPT name),
+ *        MAJ:MIN (decimal), or the kernel's bare hex form (e.g. fe10 = 254:16).
+ *        A tag value may be wrapped in double quotes.
+ * @ret_dev: the device number, written on success only
+ *
+ * Tags are looked up through /dev/disk/by-* first, then by scanning every
+ * device in /sys/class/block.  The scan skips devices that have holders (the
+ * members of dm or md devices: the holder is the real thing), empty devices
+ * and floppies.  Only block device numbers are returned; nothing is opened for
+ * writing.
+ *
+ * Return: 0; -ENOENT when no such device exists (yet): the caller may wait and
+ * retry; -EINVAL when @spec is malformed (including ".." in a path);
+ * -ENOTBLK when a /dev path names something that is not a block device;
+ * -ENOTUNIQ when a UUID= or LABEL= scan matched two different devices.
+ * Does not log.
+ */
+int devname_resolve(const char *spec, dev_t *ret_dev);
+
+/**
+ * devname_open() - open a block device by number, without trusting /dev
+ * @dev: the device number
+ * @flags: O_RDONLY or O_RDWR, plus e.g. O_DIRECT, O_EXCL; O_CREAT and O_TRUNC are dropped
+ *
+ * The node name comes from /sys/dev/block/MAJ:MIN/uevent (DEVNAME).  The node
+ * is opened with O_NOFOLLOW and O_CLOEXEC, then fstat() must show a block
+ * device numbered @dev.  When /dev has no such node (no devtmpfs), a private
+ * node is made with mknod() in /dev/.torpor, or /run/torpor, opened and
+ * unlinked again: that needs CAP_MKNOD.
+ * With devname_root set (unit tests), a regular file is accepted as the node.
+ *
+ * Return: the fd; -ENODEV when the node is not block device @dev; -ELOOP when
+ * it is a symlink; other -errno from open() or mknod().
+ */
+int devname_open(dev_t dev, int flags);
+
+/**
+ * devname_size() - size of an open block device (or regular file) in bytes
+ * @fd: from devname_open()
+ * @ret_bytes: written on success only
+ *
+ * Return: 0, -ENOTBLK for other file types, or -errno from fstat()/ioctl().
+ */
+int devname_size(int fd, unsigned long long *ret_bytes);
+
+/**
+ * devname_name() - a name for @dev in messages: "/dev/vdb", else "254:16"
+ * @dev: the device number
+ * @buf: where to write the name
+ * @len: size of @buf
+ *
+ * Return: @buf, always NUL-terminated when @len > 0.
+ */
+const char *devname_name(dev_t dev, char *buf, size_t len);
+
+/*
+ * Tests only: a prefix put before every /sys, /dev and /proc path ("" by
+ * default).  When non-empty, devname_open() also accepts regular files, so a
+ * fake tree of image files can stand in for devices.
+ */
+extern const char *devname_root;
+
+#endif

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# dracut module of torpor: restore a torpor hibernation image before the root
+# filesystem is mounted.  Boot-time parts:
+#   torpor-cmdline.sh   (cmdline hook) asks dracut to wait for the resume device
+#   torpor-pre-mount.sh (pre-mount hook 05, before 95resume's 10-resume.sh) runs
+#                       torpor-resume
+# With dracut's systemd module the same pre-mount hook runs in
+# dracut-pre-mount.service, which is ordered Before=sysroot.mount.
+# TORPOR_RESUME_BIN names another copy of the binary to take (a staged install).
+# shellcheck disable=SC2154 # dracut sets initdir, moddir, hookdir, host_fs_types, ...
+
+# called by dracut
+check() {
+    local _fs
+
+    [[ -x ${TORPOR_RESUME_BIN:-@LIBEXECDIR@/torpor-resume} ]] || return 1
+    # include it by default only when this host has swap to resume from
+    if [[ $hostonly ]]; then
+        for _fs in "${host_fs_types[@]}"; do
+            [[ $_fs =~ ^(swap|swsuspend|swsupend)$ ]] && return 0
+        done
+    fi
+    return 255
+}
+
+# called by dracut
+depends() {
+    return 0
+}
+
+# called by dracut
+cmdline() {
+    local _dev _resume
+
+    for _dev in "${!host_fs_types[@]}"; do
+        [[ ${host_fs_types[$_dev]} =~ ^(swap|swsuspend|swsupend)$ ]] || continue
+        _resume=$(shorten_persistent_dev "$(get_persistent_dev "$_dev")")
+        [[ -n $_resume ]] && printf ' resume=%s' "$_resume"
+    done
+}
+
+# called by dracut
+install() {
+    local _conf
+
+    # 95resume writes the same resume= when it is in the image
+    if [[ $hostonly_cmdline == "yes" ]] && ! dracut_module_included "resume"; then
+        _conf=$(cmdline)
+        [[ $_conf ]] && printf '%s\n' "$_conf" >>"${initdir}/etc/cmdline.d/90torpor.conf"
+    fi
+    inst_simple "${TORPOR_RESUME_BIN:-@LIBEXECDIR@/torpor-resume}" "@LIBEXECDIR@/torpor-resume"
+    inst_hook cmdline 20 "$moddir/torpor-cmdline.sh"
+    inst_hook pre-mount 05 "$moddir/torpor-pre-mount.sh"
+}

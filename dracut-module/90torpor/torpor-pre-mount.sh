@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# pre-mount hook of torpor's dracut module (sourced by dracut's init, or by
+# dracut-pre-mount.service with systemd): run torpor-resume with the resume device
+# from the command line.  It restores an image and never returns, or returns 0 and
+# the boot goes on; noresume makes it invalidate the image.
+
+torpor_pre_mount() {
+    local _bin=@LIBEXECDIR@/torpor-resume
+    local _spec _off
+
+    _spec=$(getarg resume=) || return 0
+    [ -n "$_spec" ] || return 0
+    if [ ! -x "$_bin" ]; then
+        warn "torpor: '$_bin' is missing, continuing boot"
+        return 0
+    fi
+    getargbool 0 torpor.debug && echo "<6>torpor: pre-mount: start, device $_spec" >/dev/kmsg
+    set -- --device="$_spec"
+    _off=$(getarg resume_offset=) && [ -n "$_off" ] && set -- "$@" --offset="$_off"
+    getargbool 0 noresume && set -- "$@" --noresume
+    "$_bin" "$@" || warn "torpor: torpor-resume failed with status $?, continuing boot"
+    getargbool 0 torpor.debug && echo "<6>torpor: pre-mount: done, no image restored" >/dev/kmsg
+    return 0
+}
+
+torpor_pre_mount
+unset -f torpor_pre_mount

@@ -1,0 +1,450 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers of the boot-integration tests (1x initramfs-tools, 2x dracut, 3x mkinitcpio):
+# a real ext4 root filesystem, a GPT swap disk, and initramfs images that the
+# generators build from torpor's INSTALLED hooks (make install-<host> DESTDIR=...).
+# Sourced after lib.sh by tests/qemu/[123]x-*.sh.
+#
+# The guest boots the generator's /init, which mounts /dev/vda (ext4) and runs the
+# root's /sbin/init (written by root_init below); that prints "=== <marker>" lines
+# on the console and into the kernel log, and is driven by kernel parameters:
+#   torpor_test=boot|hibernate  boot: power off; hibernate: start the workload,
+#                               swapon, torpor-suspend, check the workload after
+#                               the restore, power off
+#   torpor_mib=N                workload size in MiB;  torpor_swap=DEV  for swapon
+#
+# Knobs: TORPOR_HOOK_KERNELS (shell pattern of kernel labels these tests run on,
+# default 6.1.*; other kernels report ok with a skip note), TORPOR_HOOK_MIB (workload
+# MiB, default 64), TORPOR_HOOK_TIMEOUT (seconds per boot, default 180).
+
+HOOK_KERNELS=${TORPOR_HOOK_KERNELS:-6.1.*}
+HOOK_MIB=${TORPOR_HOOK_MIB:-64}
+HOOK_TIMEOUT=${TORPOR_HOOK_TIMEOUT:-180}
+# the swap disk: GPT, one partition at 1 MiB holding the swap area
+SWAP_UUID=7f3c1c9e-4b0a-4c2e-9d41-0c5e6a1b2d30
+SWAP_LABEL=torpor-swap
+SWAP_PARTUUID=3b8e2f4a-91c7-4d5e-a0b6-7c2d9e1f4a58
+PART_START=2048
+# where make install puts torpor-resume (the Makefile's default LIBEXECDIR)
+HOOK_LIBEXECDIR=/usr/local/lib/torpor
+
+# hook_kernel_check: under run.sh, leave (ok, with a note) on kernels not matching
+# TORPOR_HOOK_KERNELS; the generator images are built for one kernel to save time
+hook_kernel_check() {
+	[ -n "${TORPOR_QEMU_RUNNER:-}" ] || return 0
+	# shellcheck disable=SC2254 # a pattern by design
+	case $KLABEL in
+	$HOOK_KERNELS) return 0 ;;
+	esac
+	echo "# skipped: boot-integration tests run on kernels matching '$HOOK_KERNELS'"
+	note "skipped on $KLABEL (TORPOR_HOOK_KERNELS='$HOOK_KERNELS')"
+	exit 0
+}
+
+# hook_stage DIR: torpor installed into DIR as a package would be, from the binaries
+# already in build/ (-o: never rebuilt here) and the hook templates
+hook_stage() {
+	rm -rf "$1"
+	make -C "$TOP" --no-print-directory -s -o "$BUILD/torpor-suspend" -o "$BUILD/torpor-resume" \
+		B="$BUILD" DESTDIR="$1" \
+		install install-initramfs-tools install-dracut install-mkinitcpio >/dev/null
+}
+
+# hook_sources: the files whose change means the generator images must be rebuilt
+hook_sources() {
+	echo "$BUILD/torpor-resume" "$QDIR/rootfs.sh" "$TOP/Makefile"
+	find "$TOP/hook" "$TOP/dracut-module" "$TOP/mkinitcpio" -type f
+}
+
+# stale FILE: FILE is missing or older than one of hook_sources
+stale() {
+	[ -f "$1" ] || return 0
+	for _s in $(hook_sources); do
+		# shellcheck disable=SC3013 # dash and busybox sh have -nt
+		[ "$_s" -nt "$1" ] && return 0
+	done
+	return 1
+}
+
+# itools_image OUT: an initramfs-tools image (mkinitramfs -d CONFDIR) whose hooks/
+# and scripts/ come from the staged install, plus a no-op local-premount/resume
+# that hides Debian's, so that only torpor can restore
+itools_image() {
+	stale "$1" || return 0
+	_w=$OUT/$KLABEL/itools
+	rm -rf "$_w"
+	mkdir -p "$_w/conf" || return 1
+	hook_stage "$_w/stage" || return 1
+	cp -a "$_w/stage/usr/share/initramfs-tools/hooks" "$_w/stage/usr/share/initramfs-tools/scripts" \
+		"$_w/conf/" || return 1
+	cat >"$_w/conf/initramfs.conf" <<-EOF
+	MODULES=list
+	BUSYBOX=y
+	COMPRESS=zstd
+	FSTYPE=ext4
+	RESUME=none
+	EOF
+	printf '%s\n' virtio_pci virtio_blk ext4 >"$_w/conf/modules"
+	mkdir -p "$_w/conf/scripts/local-premount"
+	cat >"$_w/conf/scripts/local-premount/resume" <<-'EOF'
+	#!/bin/sh
+	# test override: Debian's resume script must not run in torpor's tests
+	[ "$1" = prereqs ] && exit 0
+	exit 0
+	EOF
+	chmod 755 "$_w/conf/scripts/local-premount/resume"
+	# mkinitramfs reads /lib/modules/KVER and /boot/config-KVER only: bind the
+	# kernel tree over both in a private mount namespace (the mount points must exist)
+	[ -d /lib/modules ] || mkdir -p /lib/modules
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	TORPOR_RESUME_BIN=$_w/stage$HOOK_LIBEXECDIR/torpor-resume \
+		unshare -m sh -c 'mount --bind "$1/lib/modules" /lib/modules &&
+			mount --bind "$1/boot" /boot && mkinitramfs -d "$2" -o "$3" "$4"' \
+		sh "$KTREE" "$_w/conf" "$1.tmp" "$KVER" || return 1
+	mv "$1.tmp" "$1"
+}
+
+# dracut_image OUT shell|systemd: a dracut image built with a shadow dracutbasedir
+# whose modules.d links every stock module except resume, and 90torpor from the
+# staged install
+dracut_image() {
+	stale "$1" || return 0
+	_w=$OUT/$KLABEL/dracut-$2
+	rm -rf "$_w"
+	mkdir -p "$_w/base/modules.d" "$_w/confdir" || return 1
+	: >"$_w/dracut.conf"
+	hook_stage "$_w/stage" || return 1
+	for _f in /usr/lib/dracut/*; do
+		[ "${_f##*/}" = modules.d ] || ln -s "$_f" "$_w/base/"
+	done
+	for _f in /usr/lib/dracut/modules.d/*; do
+		case ${_f##*/} in
+		[0-9][0-9]resume) ;;
+		*) ln -s "$_f" "$_w/base/modules.d/" ;;
+		esac
+	done
+	ln -s "$_w/stage/usr/lib/dracut/modules.d/90torpor" "$_w/base/modules.d/90torpor"
+	_mods="base rootfs-block udev-rules torpor"
+	[ "$2" = shell ] || _mods="systemd systemd-initrd dracut-systemd $_mods"
+	dracutbasedir=$_w/base TORPOR_RESUME_BIN=$_w/stage$HOOK_LIBEXECDIR/torpor-resume \
+		dracut --force --quiet --no-hostonly --no-hostonly-cmdline --conf "$_w/dracut.conf" \
+		--confdir "$_w/confdir" --kver "$KVER" --kmoddir "$KTREE/lib/modules/$KVER" \
+		--no-early-microcode --no-compress -m "$_mods" \
+		--add-drivers "virtio_blk virtio_pci ext4" "$1.tmp" || return 1
+	mv "$1.tmp" "$1"
+}
+
+# root_init: the root filesystem's /sbin/init
+root_init() {
+	cat <<-'EOF'
+	#!/bin/sh
+	# /sbin/init of the boot-integration tests' root filesystem (written by rootfs.sh)
+	PATH=/usr/sbin:/usr/bin:/sbin:/bin
+	export PATH
+	[ -e /proc/self ] || mount -t proc proc /proc
+	[ -e /sys/kernel ] || mount -t sysfs sysfs /sys
+	[ -e /dev/null ] || mount -t devtmpfs devtmpfs /dev
+	exec </dev/console >/dev/console 2>&1
+	mark() { echo "=== $*"; echo "=== $*" >/dev/kmsg 2>/dev/null; }
+	info() { echo "# $*"; }
+	end() { mark poweroff; poweroff -f; sleep 10; }
+	wait_file() {
+		_n=$(($2 * 5))
+		while [ ! -e "$1" ]; do
+			_n=$((_n - 1)); [ "$_n" -gt 0 ] || return 1; sleep 0.2
+		done
+	}
+	# the root filesystem's mount count and last mount time, read past the cache
+	sb() { dd if=/dev/vda bs=4096 count=1 iflag=direct 2>/dev/null | od -An -tx1 -j 1068 -N 12 | tr -d ' \n'; }
+
+	test=boot mib=64 swap=/dev/vdb1 verbose=
+	for arg in $(cat /proc/cmdline); do
+		case $arg in
+		torpor_test=*) test=${arg#*=} ;;
+		torpor_mib=*) mib=${arg#*=} ;;
+		torpor_swap=*) swap=${arg#*=} ;;
+		torpor_verbose=1) verbose=-v ;;
+		esac
+	done
+	mount -o remount,rw / 2>/dev/null
+	mark init
+	info "kernel $(uname -r), test=$test mib=$mib swap=$swap, root superblock $(sb)"
+	mark normal-boot
+	[ "$test" = hibernate ] || end
+
+	t=/mnt/t
+	mount -t tmpfs tmpfs "$t" || { mark tmpfs-failed; end; }
+	token=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	workload "$token" "$mib" "$t" &
+	pid=$!
+	wait_file "$t/ready" 600 || { mark workload-failed; end; }
+	read -r _ sum <"$t/ready"
+	info "workload pid $pid, token $token, $mib MiB, checksum $sum"
+	mark workload-started
+	swapon "$swap" || { mark swapon-failed; end; }
+	before=$(cat "$t/counter")
+	sb_before=$(sb)
+	mark hibernating
+	# shellcheck disable=SC2086
+	torpor-suspend --resume="$swap" $verbose
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		info "torpor-suspend failed with status $rc"
+		mark hibernate-failed
+		end
+	fi
+	sb_after=$(sb)
+	mark resumed
+	if [ "$sb_after" = "$sb_before" ]; then
+		info "root superblock $sb_after, unchanged since hibernating"
+		mark root-untouched
+	else
+		info "root superblock $sb_after, was $sb_before when hibernating"
+		mark root-mounted-before-restore
+	fi
+	[ "$(cat "$t/token" 2>/dev/null)" = "$token" ] && mark token-ok || mark token-bad
+	n=50
+	while :; do
+		now=$(cat "$t/counter" 2>/dev/null)
+		[ -n "$now" ] && [ "$now" -gt "$before" ] && { mark counter-ok; break; }
+		n=$((n - 1)); [ "$n" -gt 0 ] || { mark counter-bad; break; }
+		sleep 0.2
+	done
+	rm -f "$t/status"
+	if kill -USR1 "$pid" && wait_file "$t/status" 600 &&
+		[ "$(cat "$t/status")" = "ok $sum $token" ]; then
+		mark data-ok
+	else
+		info "workload status '$(cat "$t/status" 2>/dev/null)', expected 'ok $sum $token'"
+		mark data-bad
+	fi
+	end
+	EOF
+}
+
+# rootfs_create: $T/root.img, a 64 MiB ext4 root filesystem (static busybox,
+# torpor-suspend and its libraries, the workload, /sbin/init, /etc/os-release)
+rootfs_create() {
+	_r=$T/rootfs
+	rm -rf "$_r" "$T/root.img"
+	mkdir -p "$_r/bin" "$_r/sbin" "$_r/usr/bin" "$_r/usr/sbin" "$_r/etc" "$_r/dev" \
+		"$_r/proc" "$_r/sys" "$_r/run" "$_r/tmp" "$_r/mnt/t" || return 1
+	cp /bin/busybox "$_r/bin/busybox" || return 1
+	for _a in $(/bin/busybox --list); do
+		[ "$_a" = busybox ] || [ "$_a" = init ] || ln -s busybox "$_r/bin/$_a"
+	done
+	root_init >"$_r/sbin/init" && chmod 755 "$_r/sbin/init" || return 1
+	install -m 0755 "$OUT/workload" "$_r/usr/bin/workload" || return 1
+	copy_exec "$BUILD/torpor-suspend" "$_r" /usr/sbin/torpor-suspend || return 1
+	printf 'NAME="torpor test root"\nID=torpor-test\n' >"$_r/etc/os-release"
+	mke2fs -q -t ext4 -L torpor-root -d "$_r" "$T/root.img" 64M
+}
+
+# swapdisk_create: $T/swap.img, a GPT disk with one swap partition (PARTUUID
+# $SWAP_PARTUUID, PARTLABEL torpor-swap) whose swap area has UUID $SWAP_UUID
+swapdisk_create() {
+	rm -f "$T/swap.img" "$T/part.img"
+	truncate -s "$SWAP_SIZE" "$T/swap.img" || return 1
+	printf 'label: gpt\nstart=%s, type=0657FD6D-A4AB-43C4-84E5-0933C84B4F4F, uuid=%s, name=torpor-swap\n' \
+		"$PART_START" "$SWAP_PARTUUID" | sfdisk -q "$T/swap.img" || return 1
+	_sectors=$(sfdisk --dump "$T/swap.img" | sed -n 's/.*size= *\([0-9]*\),.*/\1/p')
+	[ -n "$_sectors" ] || return 1
+	# mkswap writes one page: make it on a sparse file of the partition's size
+	truncate -s $((_sectors * 512)) "$T/part.img" &&
+		mkswap -U "$SWAP_UUID" -L "$SWAP_LABEL" "$T/part.img" >/dev/null 2>&1 &&
+		dd if="$T/part.img" of="$T/swap.img" bs=4096 count=1 seek=$((PART_START / 8)) \
+			conv=notrunc 2>/dev/null && rm -f "$T/part.img"
+}
+
+# part_sig: the swap signature of the partition (SWAPSPACE2, or S2SUSPEND while a
+# torpor image is there)
+part_sig() {
+	dd if="$T/swap.img" bs=1 skip=$((PART_START * 512 + 4086)) count=10 2>/dev/null | tr -d '\000'
+}
+
+# expect_part_sig SIGNATURE WHEN
+expect_part_sig() {
+	_sig=$(part_sig)
+	if [ "$_sig" = "$1" ]; then
+		echo "ok: swap signature is '$1' $2"
+	else
+		fail "swap signature is '$_sig' $2, expected '$1'"
+	fi
+}
+
+# hboot N PARAMS...: boot the generator image $HOOK_INITRD once, with the root and
+# swap disks persistent; the console goes to $T/bootN.console as in lib.sh's boot
+hboot() {
+	_n=$1
+	shift
+	_con=$T/boot$_n.console
+	_cmdline="console=ttyS0 panic=-1 root=/dev/vda rw torpor_mib=$HOOK_MIB $HOOK_CMDLINE $*"
+	echo "## boot $_n: $_cmdline"
+	_t0=$(now)
+	{
+		timeout -k 10 "$HOOK_TIMEOUT" "$QEMU" -accel tcg -smp 1 -m "$QEMU_MEM" \
+			-no-reboot -nographic -nic none \
+			-kernel "$VMLINUZ" -initrd "$HOOK_INITRD" \
+			-drive file="$T/root.img",format=raw,if=virtio \
+			-drive file="$T/swap.img",format=raw,if=virtio \
+			-append "$_cmdline" </dev/null 2>&1
+		echo $? >"$T/boot$_n.rc"
+	} | if [ "${V:-}" = 1 ]; then tee /dev/fd/3; else cat; fi |
+		busybox ts -s '%.s' | tr -d '\r' >"$_con"
+	_rc=$(cat "$T/boot$_n.rc")
+	_took=$(since "$_t0")
+	echo "$_took" >"$T/boot$_n.took"
+	awk '{ t = $1; sub(/^[^ ]* /, ""); printf "[%8.3f] %s\n", t, $0 }' "$_con"
+	echo "## boot $_n took $_took s (qemu exit status $_rc)"
+	[ "$_rc" -ne 124 ] || fail "boot $_n: timed out after $HOOK_TIMEOUT s"
+	return "$_rc"
+}
+
+# expect_restore_first N: boot N restored the image, and nothing mounted the root
+# filesystem before: no ext4 mount message before "=== resumed", and the on-disk
+# superblock (mount count, mount time) is the one seen when hibernating
+expect_restore_first() {
+	expect "$1" resumed token-ok counter-ok data-ok root-untouched
+	expect_not "$1" normal-boot token-bad counter-bad data-bad hibernate-failed \
+		root-mounted-before-restore
+	_m=$(awk '/^[^ ]* === resumed$/ { exit } /EXT4-fs \(vda\)/ { sub(/^[^ ]* /, ""); print; exit }' \
+		"$T/boot$1.console")
+	if [ -z "$_m" ]; then
+		echo "ok: boot $1 did not mount /dev/vda before the restore"
+	else
+		fail "boot $1 mounted /dev/vda before the restore: $_m"
+	fi
+}
+
+# hook_time N WHAT: seconds between torpor.debug's "torpor: WHAT: start" and
+# "torpor: WHAT: done" kernel-log lines of boot N
+hook_time() {
+	awk -v s="torpor: $2: start" -v d="torpor: $2: done" '
+		function ts(line) { sub(/^[^[]*\[ */, "", line); sub(/\].*/, "", line); return line + 0 }
+		index($0, s) && a == "" { a = ts($0) }
+		index($0, d) && a != "" { printf "%.3f", ts($0) - a; exit }' "$T/boot$1.console"
+}
+
+# note_hook_time N WHAT: note the time the hook took, or fail when it is missing
+note_hook_time() {
+	_h=$(hook_time "$1" "$2")
+	if [ -z "$_h" ]; then
+		fail "boot $1: no 'torpor: $2: start/done' lines (torpor.debug)"
+		return
+	fi
+	echo "ok: the $2 hook took $_h s with no image"
+	note "the $2 hook added $_h s to a boot with no image"
+}
+
+# hook_roundtrip N RESUME_SPEC: boots N and N+1: hibernate from the real root, then
+# restore through the generator's initramfs
+hook_roundtrip() {
+	hboot "$1" "resume=$2" torpor_test=hibernate
+	note_boot "$1"
+	expect "$1" normal-boot workload-started hibernating
+	expect_not "$1" resumed hibernate-failed swapon-failed
+	expect_part_sig S2SUSPEND "after hibernating"
+	_next=$(($1 + 1))
+	hboot "$_next" "resume=$2"
+	note "boot $_next: $(cat "$T/boot$_next.took") s, back in the hibernated system at $(stamp "$_next" resumed) s"
+	expect_restore_first "$_next"
+	expect_part_sig SWAPSPACE2 "after the restore"
+}
+
+# hook_use itools|dracut-shell|dracut-systemd: build (or reuse) that generator's
+# image for this kernel, and make a fresh root filesystem and swap disk
+hook_use() {
+	hook_kernel_check
+	HOOK_INITRD=$OUT/$KLABEL/$1.img
+	_t0=$(now)
+	case $1 in
+	itools)
+		HOOK_CMDLINE=
+		HOOK_WHAT=local-top
+		itools_image "$HOOK_INITRD"
+		;;
+	mkinitcpio)
+		HOOK_CMDLINE=
+		HOOK_WHAT=mkinitcpio
+		mkinitcpio_image "$HOOK_INITRD"
+		;;
+	dracut-*)
+		HOOK_CMDLINE="rd.shell=0 rd.emergency=poweroff rd.retry=6"
+		HOOK_WHAT=pre-mount
+		dracut_image "$HOOK_INITRD" "${1#dracut-}"
+		;;
+	esac >"$T/image.log" 2>&1 || {
+		sed 's/^/image: /' "$T/image.log"
+		return 1
+	}
+	echo "## $1 image ready in $(since "$_t0") s: $HOOK_INITRD ($(du -h "$HOOK_INITRD" | cut -f1))"
+	rootfs_create && swapdisk_create
+}
+
+# hook_noimage N RESUME_SPEC: boot N finds no image, boots normally, and says how
+# long the hook took (torpor.debug)
+hook_noimage() {
+	hboot "$1" "resume=$2" torpor.debug
+	note_boot "$1"
+	expect "$1" normal-boot poweroff
+	expect_not "$1" resumed
+	expect_part_sig SWAPSPACE2 "after a boot with no image"
+	note_hook_time "$1" "$HOOK_WHAT"
+}
+
+# hook_noresume N RESUME_SPEC: boot N hibernates, boot N+1 has noresume: it boots
+# normally and leaves the image invalidated
+hook_noresume() {
+	hboot "$1" "resume=$2" torpor_test=hibernate
+	note_boot "$1"
+	expect "$1" normal-boot hibernating
+	expect_not "$1" resumed hibernate-failed
+	expect_part_sig S2SUSPEND "after hibernating"
+	_next=$(($1 + 1))
+	hboot "$_next" "resume=$2" noresume
+	note_boot "$_next"
+	expect "$_next" normal-boot poweroff
+	expect_not "$_next" resumed
+	expect_part_sig SWAPSPACE2 "after booting with noresume"
+}
+
+# mkinitcpio_busybox: Debian's dynamic busybox, extracted (never installed) into the
+# cache: busybox-static prefers its own applets over PATH, and its modprobe cannot
+# read the binary modules.dep that mkinitcpio keeps
+mkinitcpio_busybox() {
+	_c=${TORPOR_CACHE:-$TOP/.cache}/busybox-dynamic
+	if [ ! -x "$_c/bin/busybox" ]; then
+		mkdir -p "$_c.deb" || return 1
+		(cd "$_c.deb" && apt-get download -q busybox >/dev/null) || return 1
+		dpkg-deb -x "$_c.deb"/busybox_*.deb "$_c" || return 1
+	fi
+	echo "$_c/bin/busybox"
+}
+
+# mkinitcpio_image OUT: an image built by the mkinitcpio checkout in MKINITCPIO_SRC
+# (copied, its build-time paths filled in) with HOOKS=(base torpor ...) and the
+# hooks from the staged install; a test-only hook powers off instead of a shell
+mkinitcpio_image() {
+	stale "$1" || return 0
+	_w=$OUT/$KLABEL/mkinitcpio
+	rm -rf "$_w"
+	mkdir -p "$_w/src" "$_w/test/install" "$_w/test/hooks" || return 1
+	hook_stage "$_w/stage" || return 1
+	_bb=$(mkinitcpio_busybox) || return 1
+	(cd "$MKINITCPIO_SRC" && tar -c --exclude=.git .) | tar -x -C "$_w/src" || return 1
+	sed -i -e "s|@BINDIR@|/usr/sbin:/usr/bin:/sbin|g" -e "s|@INITCPIO_LIBDIR@|$_w/src|g" \
+		-e "s|@INITCPIO_SYSCONFDIR@|$_w/etc|g" -e "s|@SYSCONFDIR@|$_w/etc|g" \
+		-e "s|@UDEVD_PATH@|/usr/lib/systemd/systemd-udevd|g" \
+		-e "s|@TMPFILES_PATH@|/usr/bin/systemd-tmpfiles|g" -e "s|@VERSION@|torpor-test|g" \
+		"$_w/src/mkinitcpio" "$_w/src/functions" "$_w/src/install/"* "$_w/src/hooks/"* || return 1
+	sed -i "s|/usr/lib/initcpio/busybox|$_bb|g" "$_w/src/install/base" || return 1
+	printf '#!/bin/bash\nbuild() { add_runscript; }\nhelp() { echo "test only: power off instead of a shell"; }\n' \
+		>"$_w/test/install/torpor-test-poweroff"
+	printf '#!/usr/bin/ash\nrun_emergencyhook() { echo "=== emergency"; poweroff -f; }\n' \
+		>"$_w/test/hooks/torpor-test-poweroff"
+	printf '%s\n' 'MODULES=(virtio_pci virtio_blk ext4)' 'BINARIES=()' 'FILES=()' \
+		'HOOKS=(base torpor torpor-test-poweroff)' 'COMPRESSION=zstd' >"$_w/mkinitcpio.conf"
+	TORPOR_RESUME_BIN=$_w/stage$HOOK_LIBEXECDIR/torpor-resume \
+		bash "$_w/src/mkinitcpio" -c "$_w/mkinitcpio.conf" -D "$_w/stage/usr/lib/initcpio" \
+		-D "$_w/test" -D "$_w/src" -k "$VMLINUZ" -r "$KTREE" -g "$1.tmp" || return 1
+	mv "$1.tmp" "$1"
+}

@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-devname.c - resume device resolution and opening, on a fake /sys and
+ * /dev under a temporary directory (devname_root), whose "devices" are image
+ * files: swap areas, ext4, xfs and btrfs superblocks, GPT and MBR disks, and
+ * GPTs broken in the ways that must not crash or over-read.
+ *
+ * Uses mkswap and mke2fs when installed (else writes the same headers by hand).
+ * Checks that need real device nodes (mknod) run as root only and are skipped
+ * otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "crc32.h"
+#include "devname.h"
+#include "tap.h"
+
+#define SECTOR		512
+#define GPT_SECTORS	2048		/* 1 MiB disks */
+
+static char root[256];
+static int is_root;
+
+#define U1 "3f1d2c4b-5a69-4788-9abc-def012345601"	/* vda1 swap (mkswap) */
+#define U2 "3f1d2c4b-5a69-4788-9abc-def012345602"	/* vda2 ext4 (mke2fs) */
+#define U3 "3f1d2c4b-5a69-4788-9abc-def012345603"	/* vdb5 swap holding an image */
+#define U5 "3f1d2c4b-5a69-4788-9abc-def012345605"	/* vdc xfs */
+#define U6 "3f1d2c4b-5a69-4788-9abc-def012345606"	/* vdd btrfs */
+#define U7 "3f1d2c4b-5a69-4788-9abc-def012345607"	/* sdx and sdy: a clone */
+#define U8 "3f1d2c4b-5a69-4788-9abc-def012345608"	/* sdz, held by dm-0 */
+#define U9 "3f1d2c4b-5a69-4788-9abc-def012345609"	/* loop0, size 0 */
+#define U10 "3f1d2c4b-5a69-4788-9abc-def012345610"	/* fd0 */
+#define U11 "3f1d2c4b-5a69-4788-9abc-def012345611"	/* only a by-uuid link */
+#define U12 "3f1d2c4b-5a69-4788-9abc-def012345612"	/* stale swap on a partitioned disk */
+#define G1 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a01"
+#define G2 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a02"
+#define G3 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a03"
+#define GC "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5ac0"	/* every corrupt GPT's partition 1 */
+#define GH "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5ab0"	/* vdh: only the backup GPT is good */
+#define SWAP_TYPE "0657fd6d-a4ab-43c4-84e5-0933c84b4f4f"
+
+enum gpt_damage {
+	GPT_OK,
+	GPT_ENTRY_SIZE,		/* sizeof_partition_entry 64, CRCs right */
+	GPT_HUGE_COUNT,		/* num_partition_entries 0xffffffff, CRCs right */
+	GPT_ENTRY_LBA,		/* entry array far past the end, CRCs right */
+	GPT_HEADER_SIZE,	/* header_size 0xffffffff */
+	GPT_ARRAY_CRC,		/* entry array CRC wrong in both headers */
+	GPT_PRIMARY_CRC,	/* primary header CRC wrong, backup good */
+};
+
+struct tpart {
+	const char *guid;
+	const char *name;	/* UTF-8 */
+};
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static void mkdirs(const char *rel)
+{
+	char p[PATH_MAX], *s;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	for (s = p + strlen(root) + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			die(p);
+		*s = '/';
+	}
+	if (mkdir(p, 0755) < 0 && errno != EEXIST)
+		die(p);
+}
+
+static void parent_dirs(const char *rel)
+{
+	char d[PATH_MAX], *s;
+
+	snprintf(d, sizeof(d), "%s", rel);
+	s = strrchr(d, '/');
+	if (s) {
+		*s = '\0';
+		mkdirs(d);
+	}
+}
+
+static void put_file(const char *rel, const void *data, size_t len)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	parent_dirs(rel);
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		die(p);
+	close(fd);
+}
+
+static void put_text(const char *rel, const char *text)
+{
+	put_file(rel, text, strlen(text));
+}
+
+static void put_link(const char *target, const char *rel)
+{
+	char p[PATH_MAX];
+
+	parent_dirs(rel);
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	if (symlink(target, p) < 0)
+		die(p);
+}
+
+/* A block device in the fake sysfs: a disk, or partition @partno of disk @parent. */
+static void add_dev(const char *name, const char *parent, int partno, unsigned int maj,
+		    unsigned int min, unsigned long long sectors)
+{
+	char dir[256], rel[320], text[320], node[64];
+	const char *devname = name;
+
+	if (!strcmp(name, "cciss!c0d0"))
+		devname = "cciss/c0d0";
+	if (parent)
+		snprintf(dir, sizeof(dir), "devices/virtual/block/%s/%s", parent, name);
+	else
+		snprintf(dir, sizeof(dir), "devices/virtual/block/%s", name);
+	snprintf(rel, sizeof(rel), "sys/%s/dev", dir);
+	snprintf(text, sizeof(text), "%u:%u\n", maj, min);
+	put_text(rel, text);
+	snprintf(rel, sizeof(rel), "sys/%s/size", dir);
+	snprintf(text, sizeof(text), "%llu\n", sectors);
+	put_text(rel, text);
+	snprintf(rel, sizeof(rel), "sys/%s/uevent", dir);
+	snprintf(text, sizeof(text), "MAJOR=%u\nMINOR=%u\nDEVNAME=%s\nDEVTYPE=%s\n", maj, min,
+		 devname, parent ? "partition" : "disk");
+	put_text(rel, text);
+	snprintf(rel, sizeof(rel), "sys/%s/holders", dir);
+	mkdirs(rel);
+	if (parent) {
+		snprintf(rel, sizeof(rel), "sys/%s/partition", dir);
+		snprintf(text, sizeof(text), "%d\n", partno);
+		put_text(rel, text);
+	} else {
+		snprintf(rel, sizeof(rel), "sys/%s/queue/logical_block_size", dir);
+		put_text(rel, "512\n");
+	}
+	snprintf(rel, sizeof(rel), "sys/class/block/%s", name);
+	snprintf(text, sizeof(text), "../../%s", dir);
+	put_link(text, rel);
+	snprintf(node, sizeof(node), "%u:%u", maj, min);
+	snprintf(rel, sizeof(rel), "sys/dev/block/%s", node);
+	put_link(text, rel);
+}
+
+static void uuid_bytes(const char *text, uint8_t out[16])
+{
+	int i = 0;
+
+	for (; *text && i < 16; text++) {
+		unsigned int v;
+
+		if (*text == '-')
+			continue;
+		sscanf(text, "%2x", &v);
+		out[i++] = v;
+		text++;
+	}
+}
+
+static void guid_bytes(const char *text, uint8_t out[16])
+{
+	static const int order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
+	uint8_t u[16];
+	int i;
+
+	uuid_bytes(text, u);
+	for (i = 0; i < 16; i++)
+		out[order[i]] = u[i];
+}
+
+static int run(const char *cmd)
+{
+	char full[2048];
+
+	snprintf(full, sizeof(full), "PATH=/sbin:/usr/sbin:$PATH %s >/dev/null 2>&1", cmd);
+	return system(full);
+}
+
+/* Whether @tool (mkswap or mke2fs, the only two asked about) is installed; asked once. */
+static int have(const char *tool)
+{
+	static int known[2], found[2];
+	int i = !strcmp(tool, "mke2fs");
+	char cmd[256];
+
+	if (!known[i]) {
+		snprintf(cmd, sizeof(cmd), "command -v %s", tool);
+		found[i] = run(cmd) == 0;
+		known[i] = 1;
+	}
+	return found[i];
+}
+
+/* A mkswap-style v1 swap area, with @sig at page size - 10. */
+static void write_swap(const char *rel, const char *uuid, const char *label, const char *sig)
+{
+	size_t len = 16 * 4096;
+	uint8_t *b = calloc(1, len);
+
+	b[1024] = 1;				/* version */
+	b[1028] = 15;				/* last_page */
+	uuid_bytes(uuid, b + 1024 + 12);
+	strncpy((char *)b + 1024 + 28, label, 16);
+	memcpy(b + 4096 - 10, sig, strlen(sig));
+	put_file(rel, b, len);
+	free(b);
+}
+
+/* mkswap when it is installed, so the test follows the real layout. */
+static void make_swap(const char *rel, const char *uuid, const char *label)
+{
+	char cmd[1024];
+
+	if (have("mkswap")) {
+		put_file(rel, "", 0);
+		snprintf(cmd, sizeof(cmd), "truncate -s 1M %s/%s && mkswap -U %s -L %s %s/%s",
+			 root, rel, uuid, label, root, rel);
+		if (run(cmd) == 0)
+			return;
+	}
+	write_swap(rel, uuid, label, "SWAPSPACE2");
+}
+
+static void make_ext4(const char *rel, const char *uuid, const char *label)
+{
+	char cmd[1024];
+	uint8_t *b;
+
+	if (have("mke2fs")) {
+		put_file(rel, "", 0);
+		snprintf(cmd, sizeof(cmd), "mke2fs -q -F -t ext4 -U %s -L %s %s/%s 8M",
+			 uuid, label, root, rel);
+		if (run(cmd) == 0)
+			return;
+	}
+	b = calloc(1, 8192);
+	b[1024 + 0x38] = 0x53;
+	b[1024 + 0x39] = 0xef;
+	uuid_bytes(uuid, b + 1024 + 0x68);
+	strncpy((char *)b + 1024 + 0x78, label, 16);
+	put_file(rel, b, 8192);
+	free(b);
+}
+
+static void make_xfs(const char *rel, const char *uuid, const char *label)
+{
+	uint8_t b[8192] = { 0 };
+
+	memcpy(b, "XFSB", 4);
+	uuid_bytes(uuid, b + 32);
+	strncpy((char *)b + 108, label, 12);
+	put_file(rel, b, sizeof(b));
+}
+
+static void make_btrfs(const char *rel, const char *uuid, const char *label)
+{
+	size_t len = 65536 + 8192;
+	uint8_t *b = calloc(1, len);
+
+	memcpy(b + 65536 + 0x40, "_BHRfS_M", 8);
+	uuid_bytes(uuid, b + 65536 + 0x20);
+	strcpy((char *)b + 65536 + 0x12b, label);
+	put_file(rel, b, len);
+	free(b);
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	put_le32(p, v);
+	put_le32(p + 4, v >> 32);
+}
+
+/* UTF-8 (BMP only) to the UTF-16LE of a GPT partition name. */
+static void name16(uint8_t *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int i = 0;
+
+	while (*p && i < 36) {
+		unsigned int c = *p++;
+
+		if (c >= 0xe0) {
+			c = (c & 0x0f) << 12 | (p[0] & 0x3f) << 6 | (p[1] & 0x3f);
+			p += 2;
+		} else if (c >= 0xc0) {
+			c = (c & 0x1f) << 6 | (p[0] & 0x3f);
+			p++;
+		}
+		out[2 * i] = c;
+		out[2 * i + 1] = c >> 8;
+		i++;
+	}
+}
+
+static void gpt_header(uint8_t *h, uint64_t my, uint64_t alt, uint64_t entries, uint32_t array_crc,
+		       enum gpt_damage damage)
+{
+	memcpy(h, "EFI PART", 8);
+	put_le32(h + 8, 0x00010000);
+	put_le32(h + 12, 92);
+	put_le64(h + 24, my);
+	put_le64(h + 32, alt);
+	put_le64(h + 40, 34);
+	put_le64(h + 48, GPT_SECTORS - 34);
+	put_le64(h + 72, entries);
+	put_le32(h + 80, 128);
+	put_le32(h + 84, 128);
+	put_le32(h + 88, array_crc);
+	if (damage == GPT_ENTRY_SIZE)
+		put_le32(h + 84, 64);
+	if (damage == GPT_HUGE_COUNT)
+		put_le32(h + 80, 0xffffffff);
+	if (damage == GPT_ENTRY_LBA)
+		put_le64(h + 72, 0xffffffffffff0000ull);
+	if (damage == GPT_HEADER_SIZE)
+		put_le32(h + 12, 0xffffffff);
+	if (damage == GPT_ARRAY_CRC)
+		put_le32(h + 88, array_crc ^ 1);
+	put_le32(h + 16, 0);
+	put_le32(h + 16, crc32_update(0, h, 92));
+}
+
+static void make_gpt(const char *rel, const struct tpart *parts, int n, enum gpt_damage damage)
+{
+	uint8_t *img = calloc(GPT_SECTORS, SECTOR), *e;
+	uint32_t crc;
+	int i;
+
+	img[446 + 4] = 0xee;
+	img[510] = 0x55;
+	img[511] = 0xaa;
+	for (i = 0; i < n; i++) {
+		e = img + 2 * SECTOR + 128 * i;
+		guid_bytes(SWAP_TYPE, e);
+		guid_bytes(parts[i].guid, e + 16);
+		put_le64(e + 32, 40 + 100 * i);
+		put_le64(e + 40, 40 + 100 * i + 99);
+		name16(e + 56, parts[i].name);
+	}
+	memcpy(img + (GPT_SECTORS - 33) * SECTOR, img + 2 * SECTOR, 128 * 128);
+	crc = crc32_update(0, img + 2 * SECTOR, 128 * 128);
+	gpt_header(img + SECTOR, 1, GPT_SECTORS - 1, 2, crc, damage);
+	gpt_header(img + (GPT_SECTORS - 1) * SECTOR, GPT_SECTORS - 1, 1, GPT_SECTORS - 33, crc,
+		   damage == GPT_PRIMARY_CRC ? GPT_OK : damage);
+	if (damage == GPT_PRIMARY_CRC)
+		img[SECTOR + 16] ^= 0xff;
+	put_file(rel, img, GPT_SECTORS * SECTOR);
+	free(img);
+}
+
+static void make_mbr(const char *rel, uint32_t sig)
+{
+	uint8_t *img = calloc(GPT_SECTORS, SECTOR);
+
+	put_le32(img + 440, sig);
+	img[446 + 4] = 0x83;
+	img[462 + 4] = 0x05;
+	img[510] = 0x55;
+	img[511] = 0xaa;
+	put_file(rel, img, GPT_SECTORS * SECTOR);
+	free(img);
+}
+
+static void corrupt_disk(const char *name, unsigned int min, enum gpt_damage damage,
+			 const char *guid, const char *label)
+{
+	struct tpart p = { guid, label };
+	char rel[64], part[32];
+
+	snprintf(part, sizeof(part), "%s1", name);
+	add_dev(name, NULL, 0, 254, min, GPT_SECTORS);
+	add_dev(part, name, 1, 254, min + 1, 100);
+	snprintf(rel, sizeof(rel), "dev/%s", name);
+	make_gpt(rel, &p, 1, damage);
+}
+
+static void build_tree(void)
+{
+	static const struct tpart vda[] = {
+		{ G1, "torpor swap" }, { G2, "rootfs" }, { G3, "\xc5\x9dwap\xe2\x98\x83" },
+	};
+	uint8_t junk[1024];
+
+	add_dev("vda", NULL, 0, 254, 0, GPT_SECTORS);
+	add_dev("vda1", "vda", 1, 254, 1, 2048);
+	add_dev("vda2", "vda", 2, 254, 2, 16384);
+	add_dev("vda3", "vda", 3, 254, 3, 100);
+	make_gpt("dev/vda", vda, 3, GPT_OK);
+	make_swap("dev/vda1", U1, "swaplabel");
+	make_ext4("dev/vda2", U2, "rootlabel");
+
+	add_dev("vdb", NULL, 0, 254, 16, GPT_SECTORS);
+	add_dev("vdb1", "vdb", 1, 254, 17, 100);
+	add_dev("vdb5", "vdb", 5, 254, 21, 128);
+	make_mbr("dev/vdb", 0x1234abcd);
+	write_swap("dev/vdb5", U3, "hibswap", "S2SUSPEND");
+
+	add_dev("vdc", NULL, 0, 254, 32, 16);
+	make_xfs("dev/vdc", U5, "xfslabel");
+	add_dev("vdd", NULL, 0, 254, 48, 144);
+	make_btrfs("dev/vdd", U6, "btrfs label");
+
+	corrupt_disk("vde", 64, GPT_ENTRY_SIZE, GC, "broken");
+	corrupt_disk("vdf", 80, GPT_HUGE_COUNT, GC, "broken");
+	corrupt_disk("vdg", 96, GPT_ENTRY_LBA, GC, "broken");
+	corrupt_disk("vdh", 112, GPT_PRIMARY_CRC, GH, "backup ok");
+	corrupt_disk("vdi", 128, GPT_ARRAY_CRC, GC, "broken");
+	corrupt_disk("vdj", 144, GPT_HEADER_SIZE, GC, "broken");
+	/* a disk that ends inside its own partition table */
+	add_dev("vdk", NULL, 0, 254, 160, 2);
+	add_dev("vdk1", "vdk", 1, 254, 161, 1);
+	memset(junk, 0, sizeof(junk));
+	junk[446 + 4] = 0xee;
+	junk[510] = 0x55;
+	junk[511] = 0xaa;
+	memcpy(junk + 512, "EFI PART", 8);
+	put_file("dev/vdk", junk, sizeof(junk));
+
+	add_dev("sdx", NULL, 0, 8, 0, 128);
+	add_dev("sdy", NULL, 0, 8, 16, 128);
+	write_swap("dev/sdx", U7, "clone", "SWAPSPACE2");
+	write_swap("dev/sdy", U7, "clone", "SWAPSPACE2");
+	add_dev("sdz", NULL, 0, 8, 32, 128);
+	write_swap("dev/sdz", U8, "crypt", "SWAPSPACE2");
+	put_text("sys/devices/virtual/block/sdz/holders/dm-0", "");
+	add_dev("dm-0", NULL, 0, 253, 0, 128);
+	put_text("sys/devices/virtual/block/dm-0/dm/name", "cryptswap\n");
+	write_swap("dev/dm-0", U8, "crypt", "LINHIB0001");
+
+	add_dev("loop0", NULL, 0, 7, 0, 0);
+	write_swap("dev/loop0", U9, "empty", "SWAPSPACE2");
+	add_dev("fd0", NULL, 0, 2, 0, 2880);
+	write_swap("dev/fd0", U10, "floppy", "SWAPSPACE2");
+	add_dev("cciss!c0d0", NULL, 0, 104, 0, 100);
+	add_dev("vds", NULL, 0, 254, 176, 128);
+	add_dev("vds1", "vds", 1, 254, 177, 64);
+	write_swap("dev/vds", U12, "stale", "SWAPSPACE2");
+}
+
+static void expect(const char *spec, int want, unsigned int maj, unsigned int min, const char *what)
+{
+	dev_t dev = makedev(1, 1);
+	int r = devname_resolve(spec, &dev);
+
+	if (want == 0)
+		tap_ok(r == 0 && dev == makedev(maj, min),
+		       "devname: %s: '%s' -> %u:%u (got %d, %u:%u)",
+		       what, spec, maj, min, r, major(dev), minor(dev));
+	else
+		tap_ok(r == want && dev == makedev(1, 1), "devname: %s: '%s' -> %s (got %d)",
+		       what, spec,
+		       want == -ENOENT ? "-ENOENT" : want == -EINVAL ? "-EINVAL" :
+		       want == -ENOTUNIQ ? "-ENOTUNIQ" : "error", r);
+}
+
+static void test_numbers(void)
+{
+	expect("254:1", 0, 254, 1, "MAJ:MIN");
+	expect("254:99", -ENOENT, 0, 0, "MAJ:MIN not present");
+	expect("254:", -EINVAL, 0, 0, "MAJ:MIN without minor");
+	expect(":1", -EINVAL, 0, 0, "MAJ:MIN without major");
+	expect("a:b", -EINVAL, 0, 0, "MAJ:MIN not decimal");
+	expect("254:1:0", -EINVAL, 0, 0, "MAJ:MIN:OFFSET");
+	expect("4096:0", -EINVAL, 0, 0, "major over 12 bits");
+	expect("254:1048576", -EINVAL, 0, 0, "minor over 20 bits");
+	expect("-254:1", -EINVAL, 0, 0, "negative major");
+	expect("fe01", 0, 254, 1, "bare hex");
+	expect("FE10", 0, 254, 16, "bare hex, upper case");
+	expect("0xfe15", 0, 254, 21, "bare hex with 0x");
+	expect("0", -EINVAL, 0, 0, "bare hex zero");
+	expect("fe63", -ENOENT, 0, 0, "bare hex not present");
+	expect("123456789", -EINVAL, 0, 0, "bare hex over 32 bits");
+	expect("vda1", -EINVAL, 0, 0, "a name without /dev/");
+	expect("", -EINVAL, 0, 0, "empty spec");
+	expect("/sys/class/block/vda1", -EINVAL, 0, 0, "a path outside /dev");
+}
+
+static void test_paths(void)
+{
+	expect("/dev/vda1", 0, 254, 1, "/dev/NAME, no node: sysfs");
+	expect("/dev/vdb5", 0, 254, 21, "/dev/NAME of a logical partition");
+	expect("/dev/cciss/c0d0", 0, 104, 0, "/dev/cciss/c0d0 is cciss!c0d0 in sysfs");
+	expect("/dev/mapper/cryptswap", 0, 253, 0, "/dev/mapper/NAME via dm/name");
+	expect("/dev/mapper/nothere", -ENOENT, 0, 0, "/dev/mapper/NAME absent");
+	expect("/dev/nothere", -ENOENT, 0, 0, "/dev/NAME absent");
+	expect("/dev/", -EINVAL, 0, 0, "/dev/ alone");
+	expect("/dev/../sys/class/block/vda1", -EINVAL, 0, 0, "'..' in the path");
+	expect("/dev/./vda1", -EINVAL, 0, 0, "'.' in the path");
+	expect("/dev//vda1", -EINVAL, 0, 0, "empty component");
+	expect("/dev/disk/by-uuid/" U1, 0, 254, 1, "by-uuid path without udev: scan");
+	expect("/dev/disk/by-label/btrfs\\x20label", 0, 254, 48, "by-label path, udev-encoded");
+	expect("/dev/disk/by-partuuid/" G2, 0, 254, 2, "by-partuuid path without udev");
+	expect("/dev/disk/by-partlabel/torpor\\x20swap", 0, 254, 1, "by-partlabel path, encoded");
+	expect("/dev/disk/by-id/virtio-swap", -ENOENT, 0, 0, "by-id path absent");
+	expect("/dev/disk/by-path/pci-0000:00:05.0", -ENOENT, 0, 0, "by-path path absent");
+	expect("/dev/disk/by-label/a\\x00b", -EINVAL, 0, 0, "by-label path with \\x00");
+	expect("/dev/disk/by-uuid/", -EINVAL, 0, 0, "by-uuid path without a name");
+}
+
+static void test_tags(void)
+{
+	expect("UUID=" U1, 0, 254, 1, "UUID= of a mkswap'd partition");
+	expect("UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345601", 0, 254, 1, "UUID= in upper case");
+	expect("UUID=3f1d2c4b5a6947889abcdef012345601", 0, 254, 1, "UUID= without dashes");
+	expect("UUID=\"" U1 "\"", 0, 254, 1, "UUID= in quotes");
+	expect("UUID=" U2, 0, 254, 2, "UUID= of an ext4 filesystem (swap file)");
+	expect("UUID=" U3, 0, 254, 21, "UUID= of swap holding an S2SUSPEND image");
+	expect("UUID=" U5, 0, 254, 32, "UUID= of xfs");
+	expect("UUID=" U6, 0, 254, 48, "UUID= of btrfs");
+	expect("UUID=" U8, 0, 253, 0, "UUID= seen on a dm member and its holder: the holder");
+	expect("UUID=" U7, -ENOTUNIQ, 0, 0, "UUID= on two unrelated devices");
+	expect("UUID=" U9, -ENOENT, 0, 0, "UUID= on an empty (size 0) device is not read");
+	expect("UUID=" U10, -ENOENT, 0, 0, "UUID= on a floppy is not read");
+	expect("UUID=" U12, -ENOENT, 0, 0, "UUID= of a stale header on a partitioned disk");
+	expect("UUID=3f1d2c4b-5a69-4788-9abc-def0123456ff", -ENOENT, 0, 0, "UUID= absent");
+	expect("UUID=1234-ABCD", -ENOENT, 0, 0, "UUID= of a vfat form, absent");
+	expect("UUID=not-a-uuid", -EINVAL, 0, 0, "UUID= not hex");
+	expect("UUID=", -EINVAL, 0, 0, "UUID= empty");
+	expect("UUID=\"\"", -EINVAL, 0, 0, "UUID=\"\" empty");
+	expect("UUID=../../x", -EINVAL, 0, 0, "UUID= with a path");
+	expect("LABEL=swaplabel", 0, 254, 1, "LABEL= of swap");
+	expect("LABEL=rootlabel", 0, 254, 2, "LABEL= of ext4");
+	expect("LABEL=\"hibswap\"", 0, 254, 21, "LABEL= in quotes");
+	expect("LABEL=xfslabel", 0, 254, 32, "LABEL= of xfs");
+	expect("LABEL=btrfs label", 0, 254, 48, "LABEL= with a space, btrfs");
+	expect("LABEL=SWAPLABEL", -ENOENT, 0, 0, "LABEL= is case-sensitive");
+	expect("LABEL=", -EINVAL, 0, 0, "LABEL= empty");
+	expect("PARTUUID=" G1, 0, 254, 1, "PARTUUID= of a GPT partition");
+	expect("PARTUUID=6A1C5E7B-31D2-4F7E-9A0B-1C2D3E4F5A02", 0, 254, 2,
+	       "PARTUUID= in upper case");
+	expect("PARTUUID=1234abcd-05", 0, 254, 21, "PARTUUID= of an MBR logical partition");
+	expect("PARTUUID=1234ABCD-01", 0, 254, 17, "PARTUUID= of an MBR primary partition");
+	expect("PARTUUID=1234abcd-02", -ENOENT, 0, 0, "PARTUUID= of an MBR partition absent");
+	expect("PARTUUID=" GH, 0, 254, 113, "PARTUUID= from the backup GPT");
+	expect("PARTUUID=" GC, -ENOENT, 0, 0, "PARTUUID= on corrupt GPTs only: none accepted");
+	expect("PARTUUID=6a1c5e7b31d24f7e9a0b1c2d3e4f5a01", -EINVAL, 0, 0,
+	       "PARTUUID= without dashes");
+	expect("PARTUUID=1234abcd", -EINVAL, 0, 0, "PARTUUID= MBR form without number");
+	expect("PARTUUID=zzzzzzzz-01", -EINVAL, 0, 0, "PARTUUID= not hex");
+	expect("PARTLABEL=torpor swap", 0, 254, 1, "PARTLABEL= with a space");
+	expect("PARTLABEL=rootfs", 0, 254, 2, "PARTLABEL= plain");
+	expect("PARTLABEL=\xc5\x9dwap\xe2\x98\x83", 0, 254, 3,
+	       "PARTLABEL= non-ASCII (UTF-16 on disk)");
+	expect("PARTLABEL=broken", -ENOENT, 0, 0, "PARTLABEL= on corrupt GPTs only");
+	expect("PARTLABEL=backup ok", 0, 254, 113, "PARTLABEL= from the backup GPT");
+	expect("PARTLABEL=", -EINVAL, 0, 0, "PARTLABEL= empty");
+	expect("uuid=" U1, -EINVAL, 0, 0, "lower-case tag name");
+}
+
+/* Links and nodes that only root can make with mknod. */
+static void test_nodes(void)
+{
+	char p[512];
+
+	if (!is_root) {
+		tap_ok(1, "devname: by-* links to block nodes # SKIP needs root for mknod");
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/dev/realnode", root);
+	if (mknod(p, S_IFBLK | 0600, makedev(254, 200)) < 0) {
+		tap_ok(1, "devname: by-* links to block nodes # SKIP mknod: %s", strerror(errno));
+		return;
+	}
+	put_link("../../realnode", "dev/disk/by-uuid/" U11);
+	put_link("../../realnode", "dev/disk/by-label/my\\x20label");
+	put_link("../../realnode", "dev/disk/by-id/virtio-swap");
+	expect("UUID=" U11, 0, 254, 200, "UUID= through a by-uuid link");
+	expect("UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345611", 0, 254, 200,
+	       "UUID= in upper case finds the lower-case link");
+	expect("LABEL=my label", 0, 254, 200, "LABEL= through an encoded by-label link");
+	expect("/dev/disk/by-id/virtio-swap", 0, 254, 200, "by-id link");
+	expect("/dev/realnode", 0, 254, 200, "/dev/NAME block node");
+}
+
+static int exists(const char *rel)
+{
+	char p[512];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	return lstat(p, &st) == 0;
+}
+
+static void test_open(void)
+{
+	unsigned long long bytes = 0;
+	struct stat st;
+	char p[512];
+	int fd, r, pipefd[2];
+
+	fd = devname_open(makedev(254, 1), O_RDONLY);
+	snprintf(p, sizeof(p), "%s/dev/vda1", root);
+	tap_ok(fd >= 0 && stat(p, &st) == 0 && devname_size(fd, &bytes) == 0 &&
+	       bytes == (unsigned long long)st.st_size && bytes > 0,
+	       "devname: open an image file as 254:1, size %llu", bytes);
+	if (fd >= 0)
+		close(fd);
+	tap_ok(pipe(pipefd) == 0 && devname_size(pipefd[0], &bytes) == -ENOTBLK,
+	       "devname: size of a pipe: -ENOTBLK");
+	close(pipefd[0]);
+	close(pipefd[1]);
+
+	add_dev("vdl", NULL, 0, 254, 240, 8);
+	put_link("vda1", "dev/vdl");
+	tap_ok(devname_open(makedev(254, 240), O_RDONLY) == -ELOOP,
+	       "devname: a symlink where the node should be: -ELOOP");
+	add_dev("vdm", NULL, 0, 254, 241, 8);
+	mkdirs("dev/vdm");
+	tap_ok(devname_open(makedev(254, 241), O_RDONLY) == -ENODEV,
+	       "devname: a directory where the node should be: -ENODEV");
+
+	/* uevent says DEVNAME=../vda1: never opened, whatever else happens */
+	add_dev("vdq", NULL, 0, 254, 243, 8);
+	put_text("sys/devices/virtual/block/vdq/uevent", "MAJOR=254\nMINOR=243\nDEVNAME=../vda1\n");
+	fd = devname_open(makedev(254, 243), O_RDONLY);
+	tap_ok(fd < 0 && !exists("dev/.torpor"), "devname: DEVNAME with '..' is refused (%d)", fd);
+	if (fd >= 0)
+		close(fd);
+
+	/* no node at all: a private node made with mknod, then removed again */
+	add_dev("loopx", NULL, 0, 7, 1, 0);
+	fd = devname_open(makedev(7, 1), O_RDONLY | O_CREAT);
+	r = fd >= 0 && fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == makedev(7, 1);
+	tap_ok(!exists("dev/loopx") && !exists("dev/.torpor"),
+	       "devname: no node: O_CREAT ignored, private node cleaned up (%d)", fd);
+	if (is_root && fd != -EPERM)
+		tap_ok(r || fd == -ENXIO || fd == -EACCES,
+		       "devname: no node: mknod'd private node opened as 7:1 (%d)", fd);
+	else
+		tap_ok(fd == -EPERM, "devname: no node, no CAP_MKNOD: -EPERM");
+	if (fd >= 0)
+		close(fd);
+
+	if (!is_root) {
+		tap_ok(1, "devname: node with the wrong number # SKIP needs root for mknod");
+		return;
+	}
+	add_dev("vdo", NULL, 0, 254, 242, 8);
+	snprintf(p, sizeof(p), "%s/dev/vdo", root);
+	r = mknod(p, S_IFCHR | 0600, makedev(1, 3));
+	tap_ok(r == 0 && devname_open(makedev(254, 242), O_RDONLY) == -ENODEV,
+	       "devname: a character node (null) where the block node should be: -ENODEV");
+	/* a block node of another, real device (loop0); the kernel may refuse it here */
+	add_dev("vdr", NULL, 0, 254, 245, 8);
+	snprintf(p, sizeof(p), "%s/dev/vdr", root);
+	r = mknod(p, S_IFBLK | 0600, makedev(7, 0));
+	fd = devname_open(makedev(254, 245), O_RDONLY);
+	if (r == 0 && (fd == -ENXIO || fd == -EACCES || fd == -EPERM))
+		tap_ok(1, "devname: a block node with the wrong number # SKIP loop0: %d", fd);
+	else
+		tap_ok(r == 0 && fd == -ENODEV,
+		       "devname: a block node with the wrong number: -ENODEV");
+}
+
+static void test_name(void)
+{
+	char buf[64], small[4];
+
+	tap_ok(!strcmp(devname_name(makedev(254, 1), buf, sizeof(buf)), "/dev/vda1"),
+	       "devname: name of 254:1 is /dev/vda1");
+	tap_ok(!strcmp(devname_name(makedev(104, 0), buf, sizeof(buf)), "/dev/cciss/c0d0"),
+	       "devname: name of 104:0 is /dev/cciss/c0d0");
+	tap_ok(!strcmp(devname_name(makedev(200, 7), buf, sizeof(buf)), "200:7"),
+	       "devname: name of an unknown device is MAJ:MIN");
+	add_dev("vdp", NULL, 0, 254, 244, 8);
+	put_text("sys/devices/virtual/block/vdp/uevent", "MAJOR=254\nMINOR=244\n");
+	tap_ok(!strcmp(devname_name(makedev(254, 244), buf, sizeof(buf)), "/dev/vdp"),
+	       "devname: no DEVNAME in uevent: the sysfs link's name");
+	tap_ok(!strcmp(devname_name(makedev(254, 1), small, sizeof(small)), "/de"),
+	       "devname: name truncated to the buffer");
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char cmd[300];
+
+	snprintf(root, sizeof(root), "%s/torpor-devname-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(root))
+		die("mkdtemp");
+	is_root = geteuid() == 0;
+	printf("# fake tree in %s; mkswap %s, mke2fs %s\n", root,
+	       have("mkswap") ? "used" : "missing", have("mke2fs") ? "used" : "missing");
+	build_tree();
+	devname_root = root;
+
+	test_numbers();
+	test_paths();
+	test_tags();
+	test_nodes();
+	test_open();
+	test_name();
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", root);
+	return tap_done();
+}
