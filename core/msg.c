@@ -148,6 +148,9 @@ static const struct {
 	{ ETIMEDOUT, "timed out" },
 	{ EMEDIUMTYPE, "wrong medium type" },
 	{ ESTALE, "stale" },
+	{ ENOTUNIQ, "name not unique" },
+	{ ELOOP, "too many symbolic links" },
+	{ EXDEV, "different kernel" },
 };
 
 /* Text for an errno value, positive or negative. */

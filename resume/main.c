@@ -97,7 +97,15 @@ int main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.wait_seconds = -1;
 	msg_init(1);
-	if (cmdline_read("/proc/cmdline", &cl) == 0) {
+	r = cmdline_read("/proc/cmdline", &cl);
+	if (r == -EINVAL) {
+		/* a bad value may hide a noresume: restoring could be the wrong thing */
+		msg_error("cannot parse resume parameters on the kernel command line, not resuming");
+		msg_hint("check resume=, resume_offset= and torpor.* in /proc/cmdline");
+		msg_flush();
+		return 0;
+	}
+	if (r == 0) {
 		snprintf(o.device, sizeof(o.device), "%s", cl.resume);
 		o.offset = cl.resume_offset;
 		o.noresume = cl.noresume;

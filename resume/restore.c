@@ -318,6 +318,12 @@ int restore_run(const struct restore_opts *o)
 			 o->device, o->wait_seconds);
 		return r;
 	}
+	if (r == -ENOTUNIQ) {
+		msg_error("resume device '%s' is ambiguous: several devices carry it, "
+			  "continuing boot", o->device);
+		msg_hint("name the device by PARTUUID= or /dev/disk/by-id/ instead");
+		return r;
+	}
 	if (r < 0) {
 		msg_error("invalid resume device '%s': %s, continuing boot", o->device,
 			  msg_errname(r));
