@@ -93,6 +93,35 @@ static int check_memory(const struct loader *l)
 	return -ENOMEM;
 }
 
+/*
+ * Restoring is only safe before any disk filesystem is mounted read-write: the
+ * hibernated kernel still believes it owns them.  From an initramfs nothing is;
+ * run by hand on a live system, plenty is.
+ */
+static int check_nothing_mounted(void)
+{
+	char line[1024], opts[256], where[256];
+	unsigned int ma, mi;
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*u %*u %u:%u %*s %255s %255s", &ma, &mi, where, opts) != 4)
+			continue;
+		if (ma == 0 || strncmp(opts, "rw", 2) || (opts[2] && opts[2] != ','))
+			continue;
+		fclose(f);
+		msg_error("a disk filesystem is mounted read-write at '%s': restoring now would "
+			  "corrupt it", where);
+		msg_hint("torpor-resume belongs in the initramfs, before the root filesystem "
+			 "is mounted");
+		return -EBUSY;
+	}
+	fclose(f);
+	return 0;
+}
+
 /* Was any filesystem that was mounted at hibernation time mounted again since? */
 static int check_filesystems(const struct loader *l)
 {
@@ -273,6 +302,8 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 		r = check_memory(&l);
 	if (r == 0)
 		r = check_filesystems(&l);
+	if (r == 0)
+		r = check_nothing_mounted();
 	if (r < 0) {
 		reject(&l, name);
 		goto out;
