@@ -219,18 +219,55 @@ static int drain(struct loader *l, int snap_fd, uint8_t *zero)
 	return 0;
 }
 
-/* Get block @i's bytes from disk into @stored, check and unpack them into @raw. */
-static int load_block(struct loader *l, uint32_t i, uint64_t logical, uint8_t *stored,
+/*
+ * A window of the data area: blocks are read in large sequential requests
+ * (WINDOW_BYTES), not one request per block, and sliced from the window.
+ */
+#define WINDOW_BYTES (4u << 20)
+
+struct window {
+	uint8_t *buf;
+	size_t cap;			/* bytes */
+	uint64_t first, pages;		/* logical pages it holds */
+};
+
+/* Make logical pages [@first, @first + @pages) available; returns a pointer to them. */
+static int window_get(struct loader *l, struct window *w, uint64_t first, uint32_t pages,
+		      uint8_t **ret)
+{
+	uint64_t n;
+	int r;
+
+	if (first < w->first || first + pages > w->first + w->pages) {
+		n = w->cap / l->ps;
+		if (n > l->img.meta.data_pages - first)
+			n = l->img.meta.data_pages - first;
+		if (n < pages)
+			return -EIO;
+		r = read_extents(l->dev_fd, l->img.extents, l->img.meta.nr_extents, l->ps, first,
+				 n, w->buf);
+		if (r < 0) {
+			w->pages = 0;
+			return r;
+		}
+		w->first = first;
+		w->pages = n;
+	}
+	*ret = w->buf + (first - w->first) * l->ps;
+	return 0;
+}
+
+/* Get block @i's bytes from disk, check and unpack them into @raw. */
+static int load_block(struct loader *l, struct window *w, uint32_t i, uint64_t logical,
 		      uint8_t *raw, size_t raw_len, const uint8_t **ret)
 {
 	const struct torpor_block *b = &l->img.blocks[i];
-	uint32_t pages = image_block_pages_stored(b, l->ps);
+	uint8_t *stored;
 	ssize_t n;
 	int r;
 
 	l->failed_block = i;
-	r = read_extents(l->dev_fd, l->img.extents, l->img.meta.nr_extents, l->ps, logical,
-			 pages, stored);
+	r = window_get(l, w, logical, image_block_pages_stored(b, l->ps), &stored);
 	if (r < 0)
 		return FAIL(l, "reading a data block", r);
 	if (b->flags & TORPOR_BLOCK_RAW) {
@@ -255,23 +292,24 @@ int loader_feed(struct loader *l, int snap_fd)
 {
 	const struct torpor_meta *m = &l->img.meta;
 	size_t bb = (size_t)m->block_pages * l->ps;
-	uint64_t logical = 0, step = m->stream_bytes / 10 + 1, next_step = step;
 	size_t stored_cap = (bb + bb / 255 + 16 + l->ps - 1) / l->ps * l->ps;
-	uint8_t *stored, *raw;
+	uint64_t logical = 0, step = m->stream_bytes / 10 + 1, next_step = step;
+	struct window w = { NULL, WINDOW_BYTES + stored_cap, 0, 0 };
+	uint8_t *raw;
 	const uint8_t *data;
 	uint32_t i;
 	int r = 0;
 
-	stored = blkio_alloc(stored_cap);
+	w.buf = blkio_alloc(w.cap);
 	raw = blkio_alloc(bb);
-	if (!stored || !raw) {
+	if (!w.buf || !raw) {
 		r = FAIL(l, "memory for reading blocks", -ENOMEM);
 		goto out;
 	}
 	for (i = 0; i < m->nr_blocks; i++) {
 		size_t raw_len = (size_t)image_block_raw_bytes(m, i);
 
-		r = load_block(l, i, logical, stored, raw, raw_len, &data);
+		r = load_block(l, &w, i, logical, raw, raw_len, &data);
 		if (r == 0)
 			r = feed_pages(l, snap_fd, data, raw_len);
 		if (r < 0)
@@ -284,7 +322,7 @@ int loader_feed(struct loader *l, int snap_fd)
 	}
 	r = drain(l, snap_fd, raw);
 out:
-	blkio_free(stored, stored_cap);
+	blkio_free(w.buf, w.cap);
 	blkio_free(raw, bb);
 	return r;
 }

@@ -361,7 +361,10 @@ int restore_run(const struct restore_opts *o)
 		return r;
 	}
 	devname_name(dev, name, sizeof(name));
-	fd = devname_open(dev, o->dump ? O_RDONLY : O_RDWR);
+	/* direct I/O: the image passes through no page cache the kernel needs for it */
+	fd = devname_open(dev, (o->dump ? O_RDONLY : O_RDWR) | O_DIRECT);
+	if (fd == -EINVAL)
+		fd = devname_open(dev, o->dump ? O_RDONLY : O_RDWR);
 	if (fd < 0) {
 		msg_error("cannot open resume device %s: %s, continuing boot", name,
 			  msg_errname(fd));

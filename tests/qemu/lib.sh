@@ -191,6 +191,9 @@ swap_sig() { dd if="$T/swap.img" bs=1 skip=4086 count=10 2>/dev/null | tr -d '\0
 # setting BOOT_INITRD (default $INITRD), BOOT_CMDLINE (the parameters before PARAMS),
 # BOOT_TIMEOUT (default $QEMU_TIMEOUT) and BOOT_ROOT_OPTS (-drive options of
 # $T/root.img, default ",snapshot=on"; set it empty to keep what the guest writes).
+# BOOT_QEMU_OPTS adds QEMU options (split on spaces), BOOT_KERNEL replaces $VMLINUZ
+# and BOOT_MEM replaces $QEMU_MEM.  A boot that boot_cut killed on purpose
+# ($T/bootN.cut exists) is not a timeout.
 boot() {
 	_n=$1
 	shift
@@ -206,9 +209,10 @@ boot() {
 	echo "## boot $_n: $_cmdline"
 	_t0=$(now)
 	{
+		# shellcheck disable=SC2086 # BOOT_QEMU_OPTS is a list of words
 		timeout -k 10 "${BOOT_TIMEOUT:-$QEMU_TIMEOUT}" "$QEMU" -accel tcg -smp 1 \
-			-m "$QEMU_MEM" -no-reboot -nographic -nic none \
-			-kernel "$VMLINUZ" -initrd "${BOOT_INITRD:-$INITRD}" \
+			-m "${BOOT_MEM:-$QEMU_MEM}" -no-reboot -nographic -nic none ${BOOT_QEMU_OPTS:-} \
+			-kernel "${BOOT_KERNEL:-$VMLINUZ}" -initrd "${BOOT_INITRD:-$INITRD}" \
 			-drive "file=$T/root.img,format=raw,if=virtio${BOOT_ROOT_OPTS-,snapshot=on}" \
 			-drive file="$T/swap.img",format=raw,if=virtio \
 			-append "$_cmdline" </dev/null 2>&1
@@ -220,7 +224,9 @@ boot() {
 	echo "$_took" >"$T/boot$_n.took"
 	awk '{ t = $1; sub(/^[^ ]* /, ""); printf "[%8.3f] %s\n", t, $0 }' "$_con"
 	echo "## boot $_n took $_took s (qemu exit status $_rc)"
-	if [ "$_rc" -eq 124 ] || [ "$_rc" -eq 137 ]; then
+	if [ "$_rc" -eq 137 ] && [ -f "$T/boot$_n.cut" ]; then
+		echo "## boot $_n: the host cut the power ($(cat "$T/boot$_n.cut"))"
+	elif [ "$_rc" -eq 124 ] || [ "$_rc" -eq 137 ]; then
 		fail "boot $_n: timed out after ${BOOT_TIMEOUT:-$QEMU_TIMEOUT} s"
 		: >"$T/timed-out"
 	fi
@@ -316,6 +322,150 @@ note_boot() {
 	[ -z "$_init" ] || _line="$_line)"
 	note "$_line"
 	echo "## $_line"
+}
+
+# --- fault injection (issue 4: the 4x and 5x scenarios) ---
+
+# initrd_extend DEST DRIVERS [PROGRAM:TARGET...]: DEST is $INITRD with a second cpio
+# archive appended (the kernel unpacks both, the later one wins): the modules of
+# DRIVERS (CONFIG:module words, as GUEST_DRIVERS) after the usual ones, and each
+# PROGRAM copied with its libraries to TARGET
+initrd_extend() {
+	_dest=$1
+	_drivers=$2
+	shift 2
+	_root=$T/initrd-extra.$$
+	rm -rf "$_root"
+	mkdir -p "$_root/lib/modules" "$_root/etc/torpor-test" || return 1
+	_list=$(
+		GUEST_DRIVERS="$GUEST_DRIVERS $_drivers"
+		module_list
+	) || return 1
+	for _m in $_list; do
+		_name=$(basename "$_m")
+		case $_name in
+		*.ko.xz) xz -dc "$KTREE/lib/modules/$KVER/$_m" >"$_root/lib/modules/${_name%.xz}" ;;
+		*.ko.zst) zstd -qdc "$KTREE/lib/modules/$KVER/$_m" >"$_root/lib/modules/${_name%.zst}" ;;
+		*.ko.gz) gzip -dc "$KTREE/lib/modules/$KVER/$_m" >"$_root/lib/modules/${_name%.gz}" ;;
+		*) cp "$KTREE/lib/modules/$KVER/$_m" "$_root/lib/modules/$_name" ;;
+		esac || return 1
+		echo "${_name%.ko*}.ko" >>"$_root/etc/torpor-test/modules"
+	done
+	for _p in "$@"; do
+		copy_exec "${_p%%:*}" "$_root" "${_p#*:}" || return 1
+	done
+	{
+		cat "${BOOT_INITRD:-$INITRD}" &&
+			(cd "$_root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet)
+	} >"$_dest" || return 1
+	rm -rf "$_root"
+}
+
+# EXT4_DRIVERS: what initrd_extend needs to mount an ext4 disk in the guest
+EXT4_DRIVERS="CRYPTO_CRC32C:crc32c_generic EXT4_FS:ext4"
+
+# root_mkfs SIZE: make $T/root.img (/dev/vda) a fresh ext4 filesystem of SIZE
+root_mkfs() {
+	rm -f "$T/root.img"
+	truncate -s "$1" "$T/root.img" &&
+		mkfs.ext4 -q -F -L torpor-test "$T/root.img" >/dev/null 2>&1
+}
+
+# expect_fsck WHEN: the host's e2fsck -fn finds $T/root.img clean
+expect_fsck() {
+	if e2fsck -fn "$T/root.img" >"$T/fsck.out" 2>&1; then
+		echo "ok: e2fsck -fn is clean $1"
+	else
+		sed 's/^/# e2fsck: /' "$T/fsck.out"
+		fail "e2fsck -fn found problems $1"
+	fi
+}
+
+# console_has N ERE: boot N printed a line matching ERE (timestamps stripped)
+console_has() { sed 's/^[^ ]* //' "$T/boot$1.console" | grep -Eq -- "$2"; }
+
+# expect_line N ERE [WHAT]: boot N printed a line matching ERE
+expect_line() {
+	if console_has "$1" "$2"; then
+		echo "ok: boot $1 printed /$2/"
+	else
+		fail "boot $1: expected a line matching /$2/${3:+ ($3)}"
+	fi
+}
+
+# expect_no_line N ERE [WHAT]: boot N printed no line matching ERE
+expect_no_line() {
+	if console_has "$1" "$2"; then
+		fail "boot $1: printed a line matching /$2/${3:+ ($3)}, which it must not"
+	else
+		echo "ok: boot $1 printed no line matching /$2/"
+	fi
+}
+
+# boot_cut N ERE [PARAMS...]: boot N, and kill -9 QEMU (a power cut) as soon as its
+# console shows a line matching ERE.  Returns 0 when the cut happened.
+boot_cut() {
+	_cn=$1
+	_cpat=$2
+	shift 2
+	rm -f "$T/boot$_cn.cut" "$T/boot$_cn.pid" "$T/boot$_cn.rc"
+	_cs=$(now)
+	(
+		_w=$(( ${BOOT_TIMEOUT:-$QEMU_TIMEOUT} * 5 ))
+		while [ "$_w" -gt 0 ] && [ ! -f "$T/boot$_cn.rc" ]; do
+			if [ -s "$T/boot$_cn.pid" ] && [ -f "$T/boot$_cn.console" ] &&
+				sed 's/^[^ ]* //' "$T/boot$_cn.console" | grep -Eq -- "$_cpat"; then
+				echo "at /$_cpat/ after $(since "$_cs") s" >"$T/boot$_cn.cut"
+				kill -9 "$(cat "$T/boot$_cn.pid")"
+				exit 0
+			fi
+			_w=$((_w - 1))
+			sleep 0.2
+		done
+	) &
+	_cw=$!
+	_save_opts=${BOOT_QEMU_OPTS:-}
+	BOOT_QEMU_OPTS="$_save_opts -pidfile $T/boot$_cn.pid"
+	boot "$_cn" "$@"
+	BOOT_QEMU_OPTS=$_save_opts
+	wait "$_cw"
+	if [ -f "$T/boot$_cn.cut" ]; then
+		echo "ok: boot $_cn: power cut $(cat "$T/boot$_cn.cut")"
+	else
+		fail "boot $_cn: never printed a line matching /$_cpat/, so no power cut"
+		return 1
+	fi
+}
+
+# image_dump [FILE]: torpor-resume --dump of a swap disk image (default $T/swap.img),
+# read-only on the host
+image_dump() { "$BUILD/torpor-resume" --dump --device="${1:-$T/swap.img}"; }
+
+# dump_field FILE KEY [N]: the value of the Nth (default first) KEY= line of
+# image_dump FILE
+dump_field() {
+	image_dump "$1" | awk -F= -v k="$2" -v n="${3:-1}" '$1 == k && ++i == n { sub(/^[^=]*=/, ""); print; exit }'
+}
+
+# flip_byte FILE OFFSET: invert every bit of the byte at OFFSET
+flip_byte() {
+	_v=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	[ -n "$_v" ] || return 1
+	# shellcheck disable=SC2059 # the format is the octal escape built here
+	printf "\\$(printf %o $((_v ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+	echo "# flipped byte $2 of $(basename "$1"): $_v -> $((_v ^ 255))"
+}
+
+# kernel_other: the extracted tree of a default test kernel other than $KVER, or
+# nothing (TORPOR_TEST_KERNEL does not limit this choice)
+kernel_other() {
+	TORPOR_TEST_KERNEL= sh "$QDIR/kernels.sh" 2>/dev/null | while read -r _tree; do
+		set -- "$_tree"/lib/modules/*
+		if [ "$(basename "$1")" != "$KVER" ]; then
+			echo "$_tree"
+			break
+		fi
+	done
 }
 
 # test_main: run the scenario; called at the end of each NN-*.sh.  Run on its own

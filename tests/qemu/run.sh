@@ -7,6 +7,9 @@
 #   SCENARIO: a script name with or without .sh, e.g. 01-roundtrip or
 #   tests/qemu/90-kernel-reference.sh.  Default: every tests/qemu/[0-8]?-*.sh;
 #   the 9x scripts (the kernel's own hibernation, for reference) run only when named.
+# A scenario that sets TEST_KERNELS=first (a line of its own) runs on the first
+# kernel only, and is a TAP "# SKIP" on the others; TORPOR_TEST_ALL_KERNELS=1 runs
+# it on every kernel anyway.
 # Knobs: V=1 streams the guest console; TORPOR_TEST_KERNEL picks the kernels
 # (see kernels.sh); more in lib.sh.  Logs: tests/qemu/out/<kernel>-<scenario>.log.
 
@@ -34,6 +37,7 @@ fi
 n=0
 passed=0
 failed=0
+skipped=0
 
 # report ok|fail TEXT [LOG]: one TAP line
 report() {
@@ -49,7 +53,11 @@ report() {
 }
 
 finish() {
-	echo "$passed passed, $failed failed"
+	if [ "$skipped" -gt 0 ]; then
+		echo "$passed passed, $failed failed, $skipped skipped"
+	else
+		echo "$passed passed, $failed failed"
+	fi
 	[ "$failed" -eq 0 ]
 	exit
 }
@@ -68,7 +76,9 @@ if ! build_workload >"$OUT/workload.log" 2>&1; then
 	finish
 fi
 
+first_tree=
 for tree in $trees; do
+	[ -n "$first_tree" ] || first_tree=$tree
 	kernel_use "$tree"
 	INITRD=$OUT/$KLABEL/initrd.cpio
 	mkdir -p "$OUT/$KLABEL"
@@ -80,6 +90,13 @@ for tree in $trees; do
 	for s in $scripts; do
 		name=$(basename "$s" .sh)
 		desc=$(sed -n 's/^TEST_DESCRIPTION="\(.*\)"$/\1/p' "$s")
+		if [ "$tree" != "$first_tree" ] && [ "${TORPOR_TEST_ALL_KERNELS:-}" != 1 ] &&
+			grep -q '^TEST_KERNELS=first$' "$s"; then
+			n=$((n + 1))
+			skipped=$((skipped + 1))
+			echo "ok $n - $KLABEL: $name: $desc # SKIP runs on the first kernel only"
+			continue
+		fi
 		T=$OUT/$KLABEL-$name
 		log=$T.log
 		rm -rf "$T"
