@@ -48,6 +48,7 @@ all) list="$need_build $need_check $need_qemu $need_hooks" ;;
 esac
 
 missing=
+# shellcheck disable=SC2086 # the list is split into probe/package pairs on purpose
 set -- $list
 while [ $# -ge 2 ]; do
 	[ -e "$1" ] || missing="$missing $2"
@@ -62,7 +63,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086 # one word per package
 if ! apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1; then
 	apt-get update -q >/dev/null
+	# shellcheck disable=SC2086
 	apt-get install -y -q --no-install-recommends $missing
 fi
