@@ -41,15 +41,15 @@ static void show_progress(uint64_t done, uint64_t total)
 	msg_progress("loading image: %llu%%", (unsigned long long)(done * 100 / total));
 }
 
-/* Wait up to o->wait_seconds for the device to appear. */
-static int wait_device(const struct restore_opts *o, dev_t *ret_dev)
+/* Wait up to @seconds for the device named @spec to appear. */
+static int wait_device(const char *spec, int seconds, dev_t *ret_dev)
 {
-	long long deadline = now_ms() + (long long)o->wait_seconds * 1000;
+	long long deadline = now_ms() + (long long)seconds * 1000;
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
 	int r;
 
 	for (;;) {
-		r = devname_resolve(o->device, ret_dev);
+		r = devname_resolve(spec, ret_dev);
 		if (r != -ENOENT || now_ms() >= deadline)
 			return r;
 		nanosleep(&ts, NULL);
@@ -122,8 +122,13 @@ static int check_nothing_mounted(void)
 	return 0;
 }
 
-/* Was any filesystem that was mounted at hibernation time mounted again since? */
-static int check_filesystems(const struct loader *l)
+/*
+ * Was any filesystem that was mounted at hibernation time mounted again since?
+ * Each is looked up by UUID (device numbers may change between boots) and
+ * waited for as long as the resume device; one that never appears cannot be
+ * checked and is reported, not fatal (a disk unplugged while hibernated).
+ */
+static int check_filesystems(const struct loader *l, int wait_seconds)
 {
 	const struct torpor_fsrec *f;
 	struct torpor_fsrec now;
@@ -136,7 +141,7 @@ static int check_filesystems(const struct loader *l)
 		f = &l->img.fs[i];
 		fsstamp_uuid_str(f->uuid, uuid);
 		snprintf(spec, sizeof(spec), "UUID=%s", uuid);
-		r = devname_resolve(spec, &dev);
+		r = wait_device(spec, wait_seconds, &dev);
 		fd = r == 0 ? devname_open(dev, O_RDONLY) : r;
 		r = fd < 0 ? fd : fsstamp_read(fd, &now);
 		if (fd >= 0)
@@ -301,7 +306,7 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 	if (r == 0)
 		r = check_memory(&l);
 	if (r == 0)
-		r = check_filesystems(&l);
+		r = check_filesystems(&l, o->wait_seconds);
 	if (r == 0)
 		r = check_nothing_mounted();
 	if (r < 0) {
@@ -343,7 +348,7 @@ int restore_run(const struct restore_opts *o)
 		close(fd);
 		return r;
 	}
-	r = wait_device(o, &dev);
+	r = wait_device(o->device, o->wait_seconds, &dev);
 	if (r == -ENOENT) {
 		msg_warn("resume device '%s' did not appear within %d s, continuing boot",
 			 o->device, o->wait_seconds);

@@ -35,6 +35,7 @@ need_hooks="
 /usr/bin/dracut dracut-core
 /usr/sbin/mkinitramfs initramfs-tools-core
 /usr/bin/bsdtar libarchive-tools
+/usr/sbin/sfdisk fdisk
 "
 
 list=

@@ -5,6 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$QDIR/rootfs.sh"
 
+# shellcheck disable=SC2034 # read by run.sh
+TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="initramfs-tools: no image, normal boot with no noticeable wait"
 

@@ -192,7 +192,8 @@ swap_sig() { dd if="$T/swap.img" bs=1 skip=4086 count=10 2>/dev/null | tr -d '\0
 # BOOT_TIMEOUT (default $QEMU_TIMEOUT) and BOOT_ROOT_OPTS (-drive options of
 # $T/root.img, default ",snapshot=on"; set it empty to keep what the guest writes).
 # BOOT_QEMU_OPTS adds QEMU options (split on spaces), BOOT_KERNEL replaces $VMLINUZ
-# and BOOT_MEM replaces $QEMU_MEM.  A boot that boot_cut killed on purpose
+# and BOOT_MEM replaces $QEMU_MEM; BOOT_WATCH names a file that gets the raw console
+# as it comes (the console file is written in blocks).  A boot that boot_cut killed on purpose
 # ($T/bootN.cut exists) is not a timeout.
 boot() {
 	_n=$1
@@ -217,7 +218,8 @@ boot() {
 			-drive file="$T/swap.img",format=raw,if=virtio \
 			-append "$_cmdline" </dev/null 2>&1
 		echo $? >"$T/boot$_n.rc"
-	} | if [ "${V:-}" = 1 ]; then tee /dev/fd/3; else cat; fi |
+	} | if [ -n "${BOOT_WATCH:-}" ]; then tee "$BOOT_WATCH"; else cat; fi |
+		if [ "${V:-}" = 1 ]; then tee /dev/fd/3; else cat; fi |
 		/bin/busybox ts -s '%.s' | tr -d '\r' >"$_con"
 	_rc=$(cat "$T/boot$_n.rc")
 	_took=$(since "$_t0")
@@ -408,13 +410,13 @@ boot_cut() {
 	_cn=$1
 	_cpat=$2
 	shift 2
-	rm -f "$T/boot$_cn.cut" "$T/boot$_cn.pid" "$T/boot$_cn.rc"
+	rm -f "$T/boot$_cn.cut" "$T/boot$_cn.pid" "$T/boot$_cn.rc" "$T/boot$_cn.raw"
 	_cs=$(now)
 	(
 		_w=$(( ${BOOT_TIMEOUT:-$QEMU_TIMEOUT} * 5 ))
 		while [ "$_w" -gt 0 ] && [ ! -f "$T/boot$_cn.rc" ]; do
-			if [ -s "$T/boot$_cn.pid" ] && [ -f "$T/boot$_cn.console" ] &&
-				sed 's/^[^ ]* //' "$T/boot$_cn.console" | grep -Eq -- "$_cpat"; then
+			if [ -s "$T/boot$_cn.pid" ] && [ -f "$T/boot$_cn.raw" ] &&
+				tr -d '\r' <"$T/boot$_cn.raw" | grep -Eq -- "$_cpat"; then
 				echo "at /$_cpat/ after $(since "$_cs") s" >"$T/boot$_cn.cut"
 				kill -9 "$(cat "$T/boot$_cn.pid")"
 				exit 0
@@ -426,7 +428,10 @@ boot_cut() {
 	_cw=$!
 	_save_opts=${BOOT_QEMU_OPTS:-}
 	BOOT_QEMU_OPTS="$_save_opts -pidfile $T/boot$_cn.pid"
+	BOOT_WATCH=$T/boot$_cn.raw
 	boot "$_cn" "$@"
+	BOOT_WATCH=
+	rm -f "$T/boot$_cn.raw"
 	BOOT_QEMU_OPTS=$_save_opts
 	wait "$_cw"
 	if [ -f "$T/boot$_cn.cut" ]; then

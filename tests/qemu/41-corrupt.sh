@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# 41-corrupt: boot 1 hibernates; the host keeps a copy of the swap disk and, for each
+# case, boots a copy with one byte inverted: the magic of the root record, a field of
+# the root record, the image map (meta blob) and the middle of a data block, with the
+# offsets from torpor-resume --dump.  Each boot must name the check that failed, must
+# not restore, must leave SWAPSPACE2 on the disk and must activate the swap area.
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034 # read by run.sh and lib.sh
+TEST_DESCRIPTION="a flipped byte in root record, map or data block: named, discarded, normal boot"
+
+test_setup() {
+	swap_create
+}
+
+# corrupt_boot N NAME OFFSET ERE: boot N on a copy of the image with the byte at
+# OFFSET inverted; torpor must print a line matching ERE
+corrupt_boot() {
+	echo "## case $2: byte $3"
+	cp --sparse=always "$T/image.img" "$T/swap.img"
+	flip_byte "$T/swap.img" "$3" || fail "cannot flip byte $3"
+	boot "$1" torpor_test=boot torpor_swapon=1
+	note_boot "$1"
+	expect "$1" normal-boot swapon-ok poweroff
+	expect_not "$1" resumed
+	expect_line "$1" "$4" "$2"
+	expect_no_line "$1" "^torpor: image loaded in" "no restore of a damaged image"
+	expect_line "$1" "^# torpor-resume exited with status 0$"
+	expect_sig SWAPSPACE2 "after the boot with a damaged $2"
+	note "$2 (byte $3): $(sed -n 's/^[^ ]* \(torpor: \(rejected\|bad\) .*\)/\1/p' "$T/boot$1.console" | head -n 1)"
+}
+
+test_run() {
+	boot 1 torpor_test=hibernate torpor_mib=64
+	note_boot 1
+	expect 1 workload-started hibernating
+	expect_not 1 resumed hibernate-failed poweroff
+	expect_sig S2SUSPEND "after hibernating"
+	image_dump >"$T/dump.txt" || fail "torpor-resume --dump failed on the image"
+	sed 's/^/# dump: /' "$T/dump.txt" | grep -v "^# dump: block=" 
+	cp --sparse=always "$T/swap.img" "$T/image.img"
+
+	root=$(sed -n 's/^root_offset=//p' "$T/dump.txt")
+	meta=$(sed -n 's/^meta_extent=\([0-9]*\) .*/\1/p' "$T/dump.txt" | head -n 1)
+	nblk=$(sed -n 's/^nr_blocks=//p' "$T/dump.txt")
+	blk=$(awk -v n="$nblk" '$1 ~ /^block=/ { sub(/^block=/, "") } $1 == int(n / 2) { print $2 + int($3 / 2); exit }' "$T/dump.txt")
+	if [ -z "$root" ] || [ -z "$meta" ] || [ -z "$blk" ]; then
+		fail "no root, meta or block offset in the dump"
+		return
+	fi
+	rej="^torpor: rejected the hibernation image on /dev/vdb"
+	corrupt_boot 2 "root record magic" "$root" "$rej: header record"
+	corrupt_boot 3 "root record field" $((root + 24)) "$rej: header record"
+	corrupt_boot 4 "image map" $((meta + 100)) "$rej: image map checksum"
+	corrupt_boot 5 "data block" "$blk" \
+		"^torpor: bad hibernation image on /dev/vdb: data block (checksum|does not decompress) \\(block $((nblk / 2))\\)"
+	rm -f "$T/image.img"
+}
+
+test_main
