@@ -461,6 +461,16 @@ flip_byte() {
 	echo "# flipped byte $2 of $(basename "$1"): $_v -> $((_v ^ 255))"
 }
 
+# imgpatch FILE root|map INDEX OFFSET PAGES: move an extent of the image in FILE and
+# fix up its checksums (tests/qemu/imgpatch.c, built into $OUT on first use)
+imgpatch() {
+	if [ ! -x "$OUT/imgpatch" ] || [ "$QDIR/imgpatch.c" -nt "$OUT/imgpatch" ]; then
+		gcc -O2 -Wall -Wextra -o "$OUT/imgpatch.$$" "$QDIR/imgpatch.c" &&
+			mv "$OUT/imgpatch.$$" "$OUT/imgpatch" || return 1
+	fi
+	"$OUT/imgpatch" "$@"
+}
+
 # kernel_other: the extracted tree of a default test kernel other than $KVER, or
 # nothing (TORPOR_TEST_KERNEL does not limit this choice)
 kernel_other() {
