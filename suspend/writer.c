@@ -113,51 +113,32 @@ static int add_extent(struct torpor_extent **tab, uint32_t *n, uint32_t *cap, ui
 
 /*
  * Put @len bytes (whole pages) of @buf into freshly allocated swap slots, in
- * runs as long as the slots are contiguous, and record the extents.
+ * one write per run of contiguous slots, and record the runs as extents.
  */
 static int place(struct writer *w, const uint8_t *buf, size_t len, struct torpor_extent **tab,
 		 uint32_t *n, uint32_t *cap)
 {
-	size_t pages = len / w->ps, i = 0, run;
-	uint64_t first, next, off;
-	int r;
+	size_t pages = len / w->ps, i, start = 0;
+	uint64_t *off = malloc((pages ? pages : 1) * sizeof(*off));
+	int r = 0;
 
-	while (i < pages) {
-		r = w->alloc_slot(w->snap_fd, &first);
-		if (r < 0)
-			return r;
-		w->slots++;
-		run = 1;
-		next = first + w->ps;
-		while (i + run < pages) {
-			r = w->alloc_slot(w->snap_fd, &off);
-			if (r < 0)
-				return r;
-			w->slots++;
-			if (off != next) {
-				/* not contiguous: write what we have, start a new run at off */
-				r = blkio_pwrite(w->dev_fd, buf + i * w->ps, run * w->ps, first);
-				if (r == 0)
-					r = add_extent(tab, n, cap, first, (uint32_t)run, w->ps);
-				if (r < 0)
-					return r;
-				i += run;
-				first = off;
-				run = 1;
-				next = off + w->ps;
-				continue;
-			}
-			run++;
-			next += w->ps;
-		}
-		r = blkio_pwrite(w->dev_fd, buf + i * w->ps, run * w->ps, first);
+	if (!off)
+		return -ENOMEM;
+	for (i = 0; i < pages && r == 0; i++) {
+		r = w->alloc_slot(w->snap_fd, &off[i]);
 		if (r == 0)
-			r = add_extent(tab, n, cap, first, (uint32_t)run, w->ps);
-		if (r < 0)
-			return r;
-		i += run;
+			w->slots++;
 	}
-	return 0;
+	for (i = 1; i <= pages && r == 0; i++) {
+		if (i < pages && off[i] == off[i - 1] + w->ps)
+			continue;
+		r = blkio_pwrite(w->dev_fd, buf + start * w->ps, (i - start) * w->ps, off[start]);
+		if (r == 0)
+			r = add_extent(tab, n, cap, off[start], (uint32_t)(i - start), w->ps);
+		start = i;
+	}
+	free(off);
+	return r;
 }
 
 /* Stage 1: one block of the stream, one whole page per read() (kernel rule). */
