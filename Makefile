@@ -106,7 +106,7 @@ check-klibc: $(B)/torpor-resume
 	@echo "torpor-resume: static, klibc only"
 
 check: deps-check all check-klibc $(UNIT_BINS) $(UNIT_ASAN_BINS)
-	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh \
+	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
 		tests/shellcheck.sh
 
 fuzz:
