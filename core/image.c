@@ -161,8 +161,8 @@ void image_root_encode(const struct torpor_root *root, uint8_t *page, size_t pag
  * @ret_root: the record in host order, written only on success
  *
  * Return: 0; -ENOENT when the page carries no torpor image at all (plain swap,
- * other signatures, our signature without our magic); -EBADMSG when it is ours
- * but the record is damaged (checksum, size); -EPROTO for another format
+ * other signatures); -EBADMSG when it carries our signature but the record is
+ * damaged (magic, checksum, size); -EPROTO for another format
  * version; -EMEDIUMTYPE when the image was written with another page size.
  */
 int image_root_decode(const uint8_t *page, size_t page_size, struct torpor_root *ret_root)
@@ -174,8 +174,9 @@ int image_root_decode(const uint8_t *page, size_t page_size, struct torpor_root 
 
 	if (page_size < 4096 || image_classify(page, page_size) != IMAGE_SIG_TORPOR)
 		return -ENOENT;
+	/* our signature but not our magic: a damaged header, never plain swap */
 	if (memcmp(r + R_MAGIC, TORPOR_ROOT_MAGIC, 8))
-		return -ENOENT;
+		return -EBADMSG;
 	memcpy(copy, r, sizeof(copy));
 	memset(copy + R_CRC, 0, 4);
 	if (crc32_update(0, copy, sizeof(copy)) != get32(r + R_CRC))

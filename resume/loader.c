@@ -62,7 +62,7 @@ int loader_read_root(struct loader *l)
 	case -EMEDIUMTYPE:
 		return FAIL(l, "page size (written by a kernel with another page size)", r);
 	default:
-		return FAIL(l, "header record (checksum or fields damaged)", r);
+		return FAIL(l, "header record (magic, checksum or fields damaged)", r);
 	}
 }
 

@@ -121,7 +121,9 @@ static int resolve_target(const struct hib_opts *o, struct hib_target *t)
 		return r;
 	}
 	if (r == -EMEDIUMTYPE) {
-		msg_error("cannot compute the offset of the swap file on '%s'", o->resume);
+		msg_error("cannot compute the offset of the swap file on '%s': its first block is "
+			  "not a plain page-aligned extent (a filesystem block size below the page "
+			  "size, or a filesystem like btrfs)", o->resume);
 		msg_hint("give it with --resume-offset or resume_offset= (on btrfs: "
 			 "btrfs inspect-internal map-swapfile -r FILE)");
 		return r;

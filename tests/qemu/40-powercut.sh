@@ -12,6 +12,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="power cut at 5%, 50% and before the commit: normal boot, swap and ext4 fine"
+# shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 
 test_setup() {

@@ -38,7 +38,7 @@ test_run() {
 	expect_not 1 resumed hibernate-failed poweroff
 	expect_sig S2SUSPEND "after hibernating"
 	image_dump >"$T/dump.txt" || fail "torpor-resume --dump failed on the image"
-	sed 's/^/# dump: /' "$T/dump.txt" | grep -v "^# dump: block=" 
+	sed 's/^/# dump: /' "$T/dump.txt" | grep -v "^# dump: block="
 	cp --sparse=always "$T/swap.img" "$T/image.img"
 
 	root=$(sed -n 's/^root_offset=//p' "$T/dump.txt")

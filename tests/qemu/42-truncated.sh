@@ -5,8 +5,9 @@
 # the data, is cut off with it), (2) has a well-formed header (checksum fixed up)
 # whose map extent lies past the end of the device, (3) has a well-formed map whose
 # data extent runs past the end.  The extents are moved with imgpatch.c.  Each boot
-# must reject the image before loading any of it, leave SWAPSPACE2, boot normally
-# and activate the swap area.
+# must reject the image before loading any of it, leave SWAPSPACE2 and boot
+# normally; (2) and (3) activate the swap area afterwards (the kernel refuses the
+# cut one in (1) whatever its signature: "Swap area shorter than signature indicates").
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -22,9 +23,10 @@ truncated_boot() {
 	cp --sparse=always "$T/image.img" "$T/swap.img"
 	truncate -s "$3" "$T/swap.img"
 	echo "# cut $(basename "$T/swap.img") to $3 bytes"
-	boot "$1" torpor_test=boot torpor_swapon=1
+	# no swapon: the kernel refuses a swap area shorter than its own header says
+	boot "$1" torpor_test=boot
 	note_boot "$1"
-	expect "$1" normal-boot swapon-ok poweroff
+	expect "$1" normal-boot poweroff
 	expect_not "$1" resumed
 	expect_line "$1" "$4" "$2"
 	expect_line "$1" "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"

@@ -8,6 +8,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="resume with more or less memory: torpor refuses before loading, normal boot"
+# shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 
 test_setup() {
@@ -20,6 +21,7 @@ memsize_boot() {
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_MEM=$2
 	boot "$1" torpor_test=boot torpor_swapon=1
+	# shellcheck disable=SC2034 # back to $QEMU_MEM
 	BOOT_MEM=
 	note_boot "$1"
 	expect "$1" normal-boot swapon-ok poweroff

@@ -8,6 +8,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="swap smaller than the image: exit 1 with the sizes, workload intact, normal boot"
+# shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 
 test_setup() {

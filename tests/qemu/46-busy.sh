@@ -10,6 +10,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="/dev/snapshot busy, locked down or missing: one message, exit 1, workload intact"
+# shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 
 test_setup() {

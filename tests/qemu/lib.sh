@@ -364,13 +364,16 @@ initrd_extend() {
 }
 
 # EXT4_DRIVERS: what initrd_extend needs to mount an ext4 disk in the guest
+# shellcheck disable=SC2034 # used by the scenarios
 EXT4_DRIVERS="CRYPTO_CRC32C:crc32c_generic EXT4_FS:ext4"
 
-# root_mkfs SIZE: make $T/root.img (/dev/vda) a fresh ext4 filesystem of SIZE
+# root_mkfs SIZE: make $T/root.img (/dev/vda) a fresh ext4 filesystem of SIZE, with
+# 4 KiB blocks as on real disks (mke2fs picks 1 KiB below 512 MiB, and a swap file
+# there need not start on a page boundary)
 root_mkfs() {
 	rm -f "$T/root.img"
 	truncate -s "$1" "$T/root.img" &&
-		mkfs.ext4 -q -F -L torpor-test "$T/root.img" >/dev/null 2>&1
+		mkfs.ext4 -q -F -b 4096 -L torpor-test "$T/root.img" >/dev/null 2>&1
 }
 
 # expect_fsck WHEN: the host's e2fsck -fn finds $T/root.img clean
@@ -385,6 +388,9 @@ expect_fsck() {
 
 # console_has N ERE: boot N printed a line matching ERE (timestamps stripped)
 console_has() { sed 's/^[^ ]* //' "$T/boot$1.console" | grep -Eq -- "$2"; }
+
+# ere_quote TEXT: TEXT with the characters special in an ERE escaped
+ere_quote() { printf '%s\n' "$1" | sed 's/[][\\.*^$+?(){}|]/\\&/g'; }
 
 # expect_line N ERE [WHAT]: boot N printed a line matching ERE
 expect_line() {
@@ -462,19 +468,18 @@ flip_byte() {
 }
 
 # imgpatch FILE root|map INDEX OFFSET PAGES: move an extent of the image in FILE and
-# fix up its checksums (tests/qemu/imgpatch.c, built into $OUT on first use)
+# fix up its checksums (tests/qemu/imgpatch.c, built into $T on first use)
 imgpatch() {
-	if [ ! -x "$OUT/imgpatch" ] || [ "$QDIR/imgpatch.c" -nt "$OUT/imgpatch" ]; then
-		gcc -O2 -Wall -Wextra -o "$OUT/imgpatch.$$" "$QDIR/imgpatch.c" &&
-			mv "$OUT/imgpatch.$$" "$OUT/imgpatch" || return 1
+	if [ ! -x "$T/imgpatch" ]; then
+		gcc -O2 -Wall -Wextra -o "$T/imgpatch" "$QDIR/imgpatch.c" || return 1
 	fi
-	"$OUT/imgpatch" "$@"
+	"$T/imgpatch" "$@"
 }
 
 # kernel_other: the extracted tree of a default test kernel other than $KVER, or
 # nothing (TORPOR_TEST_KERNEL does not limit this choice)
 kernel_other() {
-	TORPOR_TEST_KERNEL= sh "$QDIR/kernels.sh" 2>/dev/null | while read -r _tree; do
+	TORPOR_TEST_KERNEL='' sh "$QDIR/kernels.sh" 2>/dev/null | while read -r _tree; do
 		set -- "$_tree"/lib/modules/*
 		if [ "$(basename "$1")" != "$KVER" ]; then
 			echo "$_tree"
