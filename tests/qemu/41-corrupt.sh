@@ -32,11 +32,7 @@ corrupt_boot() {
 }
 
 test_run() {
-	boot 1 torpor_test=hibernate torpor_mib=64
-	note_boot 1
-	expect 1 workload-started hibernating
-	expect_not 1 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating"
+	hibernate_first 1
 	image_dump >"$T/dump.txt" || fail "torpor-resume --dump failed on the image"
 	sed 's/^/# dump: /' "$T/dump.txt" | grep -v "^# dump: block="
 	cp --sparse=always "$T/swap.img" "$T/image.img"

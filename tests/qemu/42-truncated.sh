@@ -57,11 +57,7 @@ patched_boot() {
 }
 
 test_run() {
-	boot 1 torpor_test=hibernate torpor_mib=64
-	note_boot 1
-	expect 1 workload-started hibernating
-	expect_not 1 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating"
+	hibernate_first 1
 	image_dump >"$T/dump.txt" || fail "torpor-resume --dump failed on the image"
 	grep -v "^block=" "$T/dump.txt" | sed 's/^/# dump: /'
 	cp --sparse=always "$T/swap.img" "$T/image.img"

@@ -31,11 +31,7 @@ test_run() {
 	qthis=$(ere_quote "$KVER")
 	qother=$(ere_quote "$okver")
 	echo "## hibernate under $KVER, resume under $okver"
-	boot 1 torpor_test=hibernate torpor_mib=64
-	note_boot 1
-	expect 1 workload-started hibernating
-	expect_not 1 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating"
+	hibernate_first 1
 
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_KERNEL=$(cat "$T/other.vmlinuz")

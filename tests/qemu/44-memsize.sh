@@ -35,11 +35,7 @@ memsize_boot() {
 }
 
 test_run() {
-	boot 1 torpor_test=hibernate torpor_mib=64
-	note_boot 1
-	expect 1 workload-started hibernating
-	expect_not 1 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating"
+	hibernate_first 1
 	cp --sparse=always "$T/swap.img" "$T/image.img"
 	memsize_boot 2 $((QEMU_MEM * 5 / 4))
 	memsize_boot 3 $((QEMU_MEM * 3 / 4))

@@ -309,6 +309,18 @@ note_kernel() {
 }
 
 # note_boot N: boot N's wall time, and when it hibernated and resumed
+# hibernate_first N [PARAM...]: boot N starts a 64 MiB workload and hibernates it
+# with torpor-suspend; the VM is off and torpor's image is on the swap disk
+hibernate_first() {
+	_hn=$1
+	shift
+	boot "$_hn" torpor_test=hibernate torpor_mib=64 "$@"
+	note_boot "$_hn"
+	expect "$_hn" workload-started hibernating
+	expect_not "$_hn" resumed hibernate-failed poweroff
+	expect_sig S2SUSPEND "after hibernating"
+}
+
 note_boot() {
 	_took=$(cat "$T/boot$1.took")
 	_init=$(stamp "$1" init)
