@@ -35,8 +35,10 @@ test_run() {
 
 		boot "$b" torpor_test=boot torpor_fs=/dev/vda torpor_swapon=1
 		note_boot "$b"
-		expect "$b" normal-boot fs-mounted fs-seq-ok swapon-ok fs-unmounted poweroff
+		expect "$b" normal-boot fs-mounted swapon-ok fs-unmounted poweroff
 		expect_not "$b" resumed fs-seq-bad
+		# a power cut may tear the last append (no fsync after the freezer's sync)
+		expect_line "$b" "^=== fs-seq-(ok|torn)$" "the log is in sequence"
 		expect_no_line "$b" "restoring" "no attempt to restore the partial image"
 		expect_line "$b" "^# torpor-resume exited with status 0$"
 		expect_sig SWAPSPACE2 "after the boot that followed the cut at $point"
