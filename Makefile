@@ -90,12 +90,12 @@ $(B)/torpor-suspend: $(SUSPEND_OBJS) $(B)/glibc/libcore.a
 $(B)/torpor-resume: $(RESUME_OBJS) $(B)/klibc/libcore.a
 	$(call quiet,KLCC,$@)$(KLCC) -static -o $@ $^
 
-$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
+$(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume $(CFLAGS) $(GWARN) -o $@ $< $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4
 
 # the same tests, built with AddressSanitizer and UBSan from every source
-$(B)/tests-asan/%: tests/unit/%.c tests/unit/tap.h $(CORE_SRCS) $(SUSPEND_SRCS) $(RESUME_SRCS)
+$(B)/tests-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_SRCS) $(SUSPEND_SRCS) $(RESUME_SRCS)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume -g -O1 $(SANITIZE) $(GWARN) -o $@ $< $(CORE_SRCS) \
 		$(filter-out suspend/main.c resume/main.c,$(SUSPEND_SRCS) $(RESUME_SRCS)) -llz4
