@@ -234,7 +234,9 @@ static void say_save_error(int r, const struct writer *w, const struct hib_targe
 	uint64_t need;
 
 	if (r == -ENOSPC) {
-		need = w->consumed ? w->img.meta.stored_bytes * (stream / w->consumed + 1) : stream;
+		/* what was written so far (padded blocks), scaled by the share of the stream read */
+		need = w->consumed ? (uint64_t)((double)(w->img.meta.data_pages * w->ps + w->out_fill) *
+						((double)stream / (double)w->consumed)) : stream;
 		msg_error("not enough swap space on %s: the image needs about %llu MiB, "
 			  "%llu MiB were free", t->dev_name, MIB(need), MIB(avail));
 		msg_hint("enlarge the swap area, or close programs to make the image smaller");
