@@ -334,17 +334,17 @@ static int check_meta_header(const struct torpor_meta *m, size_t len)
 		return -EBADMSG;
 	if (m->algorithm != TORPOR_ALG_LZ4 && m->algorithm != TORPOR_ALG_NONE)
 		return -EBADMSG;
-	if (m->block_pages == 0 || m->block_pages > TORPOR_BLOCK_PAGES_MAX)
+	if (m->block_pages == 0 || m->block_pages > TORPOR_BLOCK_PAGES_MAX ||
+	    (uint64_t)m->block_pages * m->page_size > TORPOR_BLOCK_BYTES_MAX)
 		return -EBADMSG;
 	if (m->stream_bytes == 0 || m->stream_bytes % m->page_size ||
 	    m->stream_bytes > (1ULL << 46))
 		return -EBADMSG;
 	bb = (uint64_t)m->block_pages * m->page_size;
 	nr = (m->stream_bytes + bb - 1) / bb;
-	if (nr != m->nr_blocks)
+	if (nr != m->nr_blocks || m->nr_blocks > TORPOR_BLOCKS_MAX)
 		return -EBADMSG;
-	if (m->nr_extents == 0 || m->nr_extents > len / sizeof(struct torpor_extent) ||
-	    m->nr_fs > 4096)
+	if (m->nr_extents == 0 || m->nr_extents > TORPOR_EXTENTS_MAX || m->nr_fs > TORPOR_FS_MAX)
 		return -EBADMSG;
 	if (image_meta_bytes(m->nr_extents, m->nr_blocks, m->nr_fs) != len)
 		return -EBADMSG;

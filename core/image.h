@@ -56,9 +56,22 @@
 #define TORPOR_META_MAGIC	"TORPORMT"
 #define TORPOR_FORMAT_VERSION	1
 #define TORPOR_ROOT_EXTENTS	64		/* meta blob extents the root can name */
-#define TORPOR_META_MAX		(256u << 20)	/* sanity bound on the meta blob */
 #define TORPOR_BLOCK_PAGES	64		/* 256 KiB blocks with 4 KiB pages */
 #define TORPOR_BLOCK_PAGES_MAX	1024
+/*
+ * Bounds that keep both programs' memory small whatever the machine: a block
+ * is at most 4 MiB uncompressed (torpor-suspend picks larger blocks on larger
+ * machines, see writer_block_pages()), the block table at most 266240 entries
+ * (4.06 MiB: a 1 TiB machine with 4 MiB blocks), the data extents at most
+ * 65536 (1 MiB; a swap area more fragmented than that is refused when
+ * hibernating).  The meta blob is then at most 5.3 MiB, and torpor-resume
+ * stays within 16 MiB (see loader.c).
+ */
+#define TORPOR_BLOCK_BYTES_MAX	(4u << 20)
+#define TORPOR_BLOCKS_MAX	((1u << 18) + (1u << 12))
+#define TORPOR_EXTENTS_MAX	(1u << 16)
+#define TORPOR_FS_MAX		4096
+#define TORPOR_META_MAX		(6u << 20)	/* >= the meta blob of the bounds above */
 #define TORPOR_UTS_LEN		65		/* struct new_utsname field size */
 
 enum torpor_alg {
@@ -143,6 +156,9 @@ _Static_assert(TORPOR_ROOT_OFFSET + sizeof(struct torpor_root) <= 4096 - TORPOR_
 _Static_assert(sizeof(struct torpor_meta) == 288, "torpor_meta layout");
 _Static_assert(sizeof(struct torpor_block) == 16, "torpor_block layout");
 _Static_assert(sizeof(struct torpor_fsrec) == 48, "torpor_fsrec layout");
+_Static_assert(sizeof(struct torpor_meta) + (size_t)TORPOR_EXTENTS_MAX * 16 +
+	       (size_t)TORPOR_BLOCKS_MAX * 16 + (size_t)TORPOR_FS_MAX * 48 <= TORPOR_META_MAX,
+	       "the largest valid meta blob must pass the root's bound");
 
 /* A decoded, validated image description (host byte order, pointers into a meta buffer). */
 struct torpor_image {

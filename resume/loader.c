@@ -221,7 +221,14 @@ static int drain(struct loader *l, int snap_fd, uint8_t *zero)
 
 /*
  * A window of the data area: blocks are read in large sequential requests
- * (WINDOW_BYTES), not one request per block, and sliced from the window.
+ * (WINDOW_BYTES, or one stored block when that is larger), not one request
+ * per block, and sliced from the window.
+ *
+ * Memory: the window (at most 4 MiB, or one stored 4 MiB block with its LZ4
+ * bound), one raw block (at most TORPOR_BLOCK_BYTES_MAX) and the decoded tables
+ * (at most 5.3 MiB, image.h) are all torpor-resume holds while feeding: under
+ * 14 MiB with the largest image the format allows.  The meta blob's read buffer
+ * (at most TORPOR_META_MAX) is freed before this.
  */
 #define WINDOW_BYTES (4u << 20)
 
@@ -294,7 +301,7 @@ int loader_feed(struct loader *l, int snap_fd)
 	size_t bb = (size_t)m->block_pages * l->ps;
 	size_t stored_cap = (bb + bb / 255 + 16 + l->ps - 1) / l->ps * l->ps;
 	uint64_t logical = 0, step = m->stream_bytes / 10 + 1, next_step = step;
-	struct window w = { NULL, WINDOW_BYTES + stored_cap, 0, 0 };
+	struct window w = { NULL, stored_cap > WINDOW_BYTES ? stored_cap : WINDOW_BYTES, 0, 0 };
 	uint8_t *raw;
 	const uint8_t *data;
 	uint32_t i;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
@@ -34,6 +35,14 @@ static long long now_ms(void)
 
 	gettimeofday(&tv, NULL);
 	return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+/* The most memory this process has held (KiB, getrusage). */
+static unsigned long long peak_rss_kib(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? (unsigned long long)ru.ru_maxrss : 0;
 }
 
 static void show_progress(uint64_t done, uint64_t total)
@@ -243,7 +252,8 @@ static int load_and_restore(struct loader *l, const char *name)
 				  name, l->failed, msg_errname(r));
 		goto out;
 	}
-	msg_info("image loaded in %lld ms, restoring", now_ms() - t0);
+	msg_info("image loaded in %lld ms, peak memory %llu KiB, restoring", now_ms() - t0,
+		 peak_rss_kib());
 	msg_flush();
 	r = snap_freeze(snap_fd);
 	if (r < 0) {

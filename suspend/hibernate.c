@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/reboot.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
@@ -37,6 +38,14 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The most memory this process has held, from getrusage() (KiB on Linux). */
+static unsigned long long peak_rss_kib(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? (unsigned long long)ru.ru_maxrss : 0;
 }
 
 /*
@@ -229,16 +238,12 @@ static void fill_identity(struct torpor_image *img)
 }
 
 static void say_save_error(int r, const struct writer *w, const struct hib_target *t,
-			   uint64_t avail, uint64_t stream)
+			   uint64_t avail)
 {
-	uint64_t need;
-
 	if (r == -ENOSPC) {
-		/* what was written so far (padded blocks), scaled by the share of the stream read */
-		need = w->consumed ? (uint64_t)((double)(w->img.meta.data_pages * w->ps + w->out_fill) *
-						((double)stream / (double)w->consumed)) : stream;
 		msg_error("not enough swap space on %s: the image needs about %llu MiB, "
-			  "%llu MiB were free", t->dev_name, MIB(need), MIB(avail));
+			  "%llu MiB were free", t->dev_name, MIB(writer_estimate_bytes(w)),
+			  MIB(avail));
 		msg_hint("enlarge the swap area, or close programs to make the image smaller");
 	} else if (r == -E2BIG) {
 		msg_error("swap area on %s too fragmented for the image's map", t->dev_name);
@@ -289,7 +294,7 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 	if (r == 0)
 		r = writer_commit(w, orig_sig);
 	if (r < 0) {
-		say_save_error(r, w, t, avail, stream);
+		say_save_error(r, w, t, avail);
 		if (writer_abort(w) < 0) {
 			msg_error("could not restore the swap header of %s", t->dev_name);
 			msg_hint("run 'swapoff %s; mkswap %s' before the next boot", t->swap_path,
@@ -297,10 +302,10 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		}
 		return r;
 	}
-	msg_info("image saved: %llu MiB in memory, %llu MiB written (%llu%%) in %.2f s",
-		 MIB(stream), MIB(w->img.meta.data_pages * w->ps),
+	msg_info("image saved: %llu MiB in memory, %llu MiB written (%llu%%) in %.2f s, "
+		 "peak memory %llu KiB", MIB(stream), MIB(w->img.meta.data_pages * w->ps),
 		 (unsigned long long)(w->img.meta.data_pages * w->ps * 100 / stream),
-		 now() - t0);
+		 now() - t0, peak_rss_kib());
 	msg_info("%s", o->reboot ? "rebooting" : "powering off");
 	msg_flush();
 	if (o->reboot)
@@ -394,10 +399,17 @@ int hibernate_run(const struct hib_opts *o)
 		si.totalram = 0, si.mem_unit = 1;
 	r = writer_init(&w, dev_fd, t.offset_pages * ps, ps,
 			(uint64_t)si.totalram * si.mem_unit + (64u << 20));
+	if (r == -EFBIG) {
+		msg_error("this machine has more memory than torpor's image format can describe "
+			  "(%llu MiB, at most 1 TiB)", MIB((uint64_t)si.totalram * si.mem_unit));
+		goto out_close;
+	}
 	if (r < 0) {
 		msg_error("cannot allocate buffers: %s", msg_errname(r));
 		goto out_close;
 	}
+	msg_debug("blocks of %u pages, %llu KiB of buffers and tables", w.block_pages,
+		  (unsigned long long)(writer_buffer_bytes(&w) >> 10));
 	r = writer_check_header(&w, orig_sig);
 	if (r < 0) {
 		msg_error("no swap signature at page %llu of %s: %s",

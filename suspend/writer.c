@@ -24,10 +24,34 @@
 #define OUT_BYTES	(8u << 20)	/* staging buffer: large sequential writes */
 
 /**
+ * writer_block_pages() - pages per block on a machine with @mem_bytes of memory
+ *
+ * The smallest power of two from TORPOR_BLOCK_PAGES up whose block table, for
+ * a stream as large as memory, fits TORPOR_BLOCKS_MAX: 256 KiB blocks up to
+ * 64 GiB, 4 MiB blocks at 1 TiB.  The tables then stay a few MiB.
+ * Return: pages per block, or 0 when no block size up to TORPOR_BLOCK_BYTES_MAX fits.
+ */
+uint32_t writer_block_pages(uint64_t mem_bytes, uint32_t page_size)
+{
+	uint64_t bb;
+	uint32_t bp;
+
+	for (bp = TORPOR_BLOCK_PAGES; (bb = (uint64_t)bp * page_size) <= TORPOR_BLOCK_BYTES_MAX;
+	     bp *= 2)
+		if (mem_bytes / bb + 2 <= TORPOR_BLOCKS_MAX)
+			return bp;
+	return 0;
+}
+
+/**
  * writer_init() - allocate everything the write needs, before anything is frozen
  * @dev_fd: resume device, @header_offset: byte offset of the swap header page
  * @mem_bytes: RAM size, bounds the block table (the stream is never larger)
- * Return: 0 or -ENOMEM.
+ *
+ * Every table has its final size here (nothing grows after the freeze): the
+ * block table for @mem_bytes, TORPOR_EXTENTS_MAX data extents, and a meta
+ * buffer for all of them with TORPOR_FS_MAX filesystems.
+ * Return: 0, -EFBIG when @mem_bytes is beyond what the format can describe, or -ENOMEM.
  */
 int writer_init(struct writer *w, int dev_fd, uint64_t header_offset, uint32_t page_size,
 		uint64_t mem_bytes)
@@ -38,22 +62,36 @@ int writer_init(struct writer *w, int dev_fd, uint64_t header_offset, uint32_t p
 	w->ps = page_size;
 	w->header_offset = header_offset;
 	w->alloc_slot = snap_alloc_swap_page;
-	w->raw_cap = (size_t)TORPOR_BLOCK_PAGES * page_size;
+	w->block_pages = writer_block_pages(mem_bytes, page_size);
+	if (!w->block_pages)
+		return -EFBIG;
+	w->raw_cap = (size_t)w->block_pages * page_size;
 	w->out_cap = OUT_BYTES;
 	w->blocks_cap = (uint32_t)(mem_bytes / w->raw_cap + 2);
-	w->ext_cap = 1024;
+	w->ext_cap = TORPOR_EXTENTS_MAX;
+	w->meta_cap = image_meta_bytes(w->ext_cap, w->blocks_cap, TORPOR_FS_MAX);
+	w->meta_cap = (w->meta_cap + page_size - 1) / page_size * page_size;
 	w->header_page = blkio_alloc(page_size);
 	w->raw = blkio_alloc(w->raw_cap);
 	w->out = blkio_alloc(w->out_cap);
+	w->meta_buf = blkio_alloc(w->meta_cap);
 	w->img.blocks = calloc(w->blocks_cap, sizeof(*w->img.blocks));
 	w->img.extents = calloc(w->ext_cap, sizeof(*w->img.extents));
 	w->img.fs = calloc(1, sizeof(*w->img.fs));
-	if (!w->header_page || !w->raw || !w->out || !w->img.blocks || !w->img.extents ||
-	    !w->img.fs) {
+	if (!w->header_page || !w->raw || !w->out || !w->meta_buf || !w->img.blocks ||
+	    !w->img.extents || !w->img.fs) {
 		writer_release(w);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* Bytes of buffers and tables writer_init() allocated (what the write holds locked). */
+size_t writer_buffer_bytes(const struct writer *w)
+{
+	return w->ps + w->raw_cap + w->out_cap + w->meta_cap +
+	       (size_t)w->blocks_cap * sizeof(struct torpor_block) +
+	       (size_t)w->ext_cap * sizeof(struct torpor_extent) + sizeof(struct torpor_fsrec);
 }
 
 /**
@@ -87,24 +125,23 @@ int writer_check_header(struct writer *w, char ret_orig_sig[10])
 	}
 }
 
-/* Append a run of pages at device offset @off to an extent table. */
-static int add_extent(struct torpor_extent **tab, uint32_t *n, uint32_t *cap, uint64_t off,
+/*
+ * Append a run of pages at device offset @off to an extent table of @cap
+ * entries; -E2BIG when it is full (tables never grow after the freeze).
+ */
+static int add_extent(struct torpor_extent *tab, uint32_t *n, uint32_t cap, uint64_t off,
 		      uint32_t pages, uint32_t ps)
 {
-	struct torpor_extent *e, *nt;
+	struct torpor_extent *e;
 
-	if (*n && (*tab)[*n - 1].offset + (uint64_t)(*tab)[*n - 1].pages * ps == off) {
-		(*tab)[*n - 1].pages += pages;
+	if (*n && tab[*n - 1].offset + (uint64_t)tab[*n - 1].pages * ps == off &&
+	    tab[*n - 1].pages <= UINT32_MAX - pages) {
+		tab[*n - 1].pages += pages;
 		return 0;
 	}
-	if (*n == *cap) {
-		nt = realloc(*tab, (size_t)*cap * 2 * sizeof(**tab));
-		if (!nt)
-			return -ENOMEM;
-		*tab = nt;
-		*cap *= 2;
-	}
-	e = &(*tab)[(*n)++];
+	if (*n == cap)
+		return -E2BIG;
+	e = &tab[(*n)++];
 	e->offset = off;
 	e->pages = pages;
 	e->reserved = 0;
@@ -115,8 +152,8 @@ static int add_extent(struct torpor_extent **tab, uint32_t *n, uint32_t *cap, ui
  * Put @len bytes (whole pages) of @buf into freshly allocated swap slots, in
  * one write per run of contiguous slots, and record the runs as extents.
  */
-static int place(struct writer *w, const uint8_t *buf, size_t len, struct torpor_extent **tab,
-		 uint32_t *n, uint32_t *cap)
+static int place(struct writer *w, const uint8_t *buf, size_t len, struct torpor_extent *tab,
+		 uint32_t *n, uint32_t cap)
 {
 	size_t pages = len / w->ps, i, start = 0;
 	uint64_t *off = malloc((pages ? pages : 1) * sizeof(*off));
@@ -192,7 +229,7 @@ static int flush_out(struct writer *w)
 
 	if (!w->out_fill)
 		return 0;
-	r = place(w, w->out, w->out_fill, &w->img.extents, &m->nr_extents, &w->ext_cap);
+	r = place(w, w->out, w->out_fill, w->img.extents, &m->nr_extents, w->ext_cap);
 	if (r < 0)
 		return r;
 	m->data_pages += w->out_fill / w->ps;
@@ -221,7 +258,7 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 	w->snap_fd = snap_fd;
 	m->page_size = w->ps;
 	m->algorithm = TORPOR_ALG_LZ4;
-	m->block_pages = TORPOR_BLOCK_PAGES;
+	m->block_pages = w->block_pages;
 	m->stream_bytes = stream_bytes;
 	m->nr_blocks = (uint32_t)((stream_bytes + bb - 1) / bb);
 	if (m->nr_blocks > w->blocks_cap)
@@ -255,27 +292,24 @@ static int write_meta(struct writer *w, struct torpor_root *root)
 {
 	struct torpor_meta *m = &w->img.meta;
 	size_t bytes = image_meta_bytes(m->nr_extents, m->nr_blocks, m->nr_fs);
-	uint32_t n = 0, cap = 8;
-	struct torpor_extent *ext = calloc(cap, sizeof(*ext));
+	size_t padded = (bytes + w->ps - 1) / w->ps * w->ps;
+	uint32_t n = 0;
 	int r;
 
-	if (!ext)
-		return -ENOMEM;
-	w->meta_cap = (bytes + w->ps - 1) / w->ps * w->ps;
-	w->meta_buf = blkio_alloc(w->meta_cap);
-	r = w->meta_buf ? image_meta_encode(&w->img, w->meta_buf, bytes) : -ENOMEM;
-	if (r == 0)
-		r = place(w, w->meta_buf, w->meta_cap, &ext, &n, &cap);
-	if (r == 0 && n > TORPOR_ROOT_EXTENTS)
-		r = -E2BIG;
-	if (r == 0) {
-		root->meta_bytes = bytes;
-		root->meta_crc = crc32_update(0, w->meta_buf, bytes);
-		root->nr_meta_extents = n;
-		memcpy(root->meta_extents, ext, n * sizeof(*ext));
-	}
-	free(ext);
-	return r;
+	if (m->nr_fs > TORPOR_FS_MAX || padded > w->meta_cap)
+		return -E2BIG;
+	r = image_meta_encode(&w->img, w->meta_buf, bytes);
+	if (r < 0)
+		return r;
+	memset(w->meta_buf + bytes, 0, padded - bytes);
+	/* the root names at most TORPOR_ROOT_EXTENTS runs: place() says -E2BIG past that */
+	r = place(w, w->meta_buf, padded, root->meta_extents, &n, TORPOR_ROOT_EXTENTS);
+	if (r < 0)
+		return r;
+	root->meta_bytes = bytes;
+	root->meta_crc = crc32_update(0, w->meta_buf, bytes);
+	root->nr_meta_extents = n;
+	return 0;
 }
 
 /**
@@ -312,6 +346,21 @@ int writer_commit(struct writer *w, const char orig_sig[10])
 		r = -errno;
 	blkio_free(page, w->ps);
 	return r;
+}
+
+/**
+ * writer_estimate_bytes() - swap space the whole image would take, after -ENOSPC
+ * What was written so far (page-padded blocks, staged ones too), scaled by the
+ * share of the stream that was read; the stream's size before anything was read.
+ */
+uint64_t writer_estimate_bytes(const struct writer *w)
+{
+	uint64_t done = w->img.meta.data_pages * w->ps + w->out_fill;
+	uint64_t stream = w->img.meta.stream_bytes;
+
+	if (!w->consumed)
+		return stream;
+	return (uint64_t)((double)done * ((double)stream / (double)w->consumed));
 }
 
 /**

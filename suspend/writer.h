@@ -30,6 +30,7 @@ struct writer {
 	uint8_t *meta_buf;		/* the encoded meta blob */
 	size_t meta_cap;
 	struct torpor_image img;	/* meta header and tables being built */
+	uint32_t block_pages;		/* pages per block (writer_block_pages()) */
 	uint32_t blocks_cap, ext_cap;
 	uint64_t consumed;		/* stream bytes read so far */
 	uint64_t slots;			/* swap slots taken */
@@ -39,8 +40,11 @@ struct writer {
 	void (*before_root)(void);	/* called after the flush, before the commit */
 };
 
+uint32_t writer_block_pages(uint64_t mem_bytes, uint32_t page_size);
 int writer_init(struct writer *w, int dev_fd, uint64_t header_offset, uint32_t page_size,
 		uint64_t mem_bytes);
+size_t writer_buffer_bytes(const struct writer *w);
+uint64_t writer_estimate_bytes(const struct writer *w);
 int writer_check_header(struct writer *w, char ret_orig_sig[10]);
 int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes);
 int writer_commit(struct writer *w, const char orig_sig[10]);

@@ -7,7 +7,8 @@
 # hibernate the same 256 MiB workload twice and restore it twice.  Reports the
 # median hibernate time (the "hibernating" marker to the VM's power-off), the
 # median restore time (resume start to the workload running again) and the image
-# size, with torpor/kernel ratios (below 1.00 = torpor is faster or smaller).
+# size, with torpor/kernel ratios (below 1.00 = torpor is faster or smaller), and
+# torpor's peak memory (resident KiB) in torpor-suspend and torpor-resume.
 # Knobs: REPEAT (default 3), TORPOR_TEST_KERNEL (see tests/qemu/kernels.sh).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +32,9 @@ collect() {
 		sed -n -e 's/.*MiB in memory, \([0-9]*\) MiB written.*/\1/p' \
 			-e 's/.*Image size after compression: \([0-9]*\) kbytes.*/\1/p' "$s" |
 			awk '{ print ($1 > 100000 ? int($1 / 1024) : $1) }' >>"$data/$k-$2-size"
+		# torpor's peak memory (KiB) while writing and while loading
+		sed -n 's/.*image saved: .*peak memory \([0-9]*\) KiB.*/\1/p' "$s" >>"$data/$k-$2-spk"
+		sed -n 's/.*image loaded .*peak memory \([0-9]*\) KiB.*/\1/p' "$s" >>"$data/$k-$2-rpk"
 	done
 }
 
@@ -50,10 +54,16 @@ for f in "$data"/*-torpor-hib; do
 	[ -f "$f" ] || continue
 	k=$(basename "$f")
 	k=${k%-torpor-hib}
-	for m in hib res size; do
+	for m in hib res size spk rpk; do
 		t=$(median <"$data/$k-torpor-$m")
 		r=$(median <"$data/$k-kernel-$m" 2>/dev/null || echo -)
-		case $m in hib) name="hibernate s" ;; res) name="restore s" ;; size) name="image MiB" ;; esac
+		case $m in
+		hib) name="hibernate s" ;;
+		res) name="restore s" ;;
+		size) name="image MiB" ;;
+		spk) name="suspend peak KiB" ;;
+		rpk) name="resume peak KiB" ;;
+		esac
 		ratio=$(awk -v a="$t" -v b="$r" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
 		printf '%-10s %-12s %8s %10s %7s\n' "$k" "$name" "$t" "$r" "$ratio"
 	done

@@ -124,9 +124,9 @@ static void make_image(struct torpor_image *img, uint64_t stream)
 	img->extents = calloc(1, sizeof(*img->extents));
 	img->fs = calloc(1, sizeof(*img->fs));
 	for (i = 0; i < m->nr_blocks; i++) {
-		img->blocks[i].stored_len = 1000 + i;
+		img->blocks[i].stored_len = 1000 + i % 3000;
 		img->blocks[i].crc = i * 7;
-		m->stored_bytes += 1000 + i;
+		m->stored_bytes += 1000 + i % 3000;
 		m->data_pages += 1;
 	}
 	img->extents[0].offset = PS;
@@ -226,6 +226,41 @@ static void test_meta(void)
 	free(bad);
 }
 
+/* The table bounds that keep torpor-resume's memory small: at the bound, and one past. */
+static void test_bounds(void)
+{
+	uint64_t bb = (uint64_t)TORPOR_BLOCK_PAGES * PS, dev = 1ULL << 40;
+	struct torpor_image img;
+	uint32_t nr;
+	size_t len;
+	int r;
+	uint8_t *buf;
+
+	for (nr = TORPOR_BLOCKS_MAX; nr <= TORPOR_BLOCKS_MAX + 1; nr++) {
+		make_image(&img, nr * bb);
+		len = image_meta_bytes(1, img.meta.nr_blocks, 1);
+		buf = malloc(len);
+		image_meta_encode(&img, buf, len);
+		r = decode_buf(buf, len, dev);
+		tap_ok(len <= TORPOR_META_MAX && r ==
+		       (nr > TORPOR_BLOCKS_MAX ? -EBADMSG : 0),
+		       "image: %u blocks %s (%d)", nr, nr > TORPOR_BLOCKS_MAX ? "rejected" : "accepted", r);
+		free(buf);
+		image_free(&img);
+	}
+	make_image(&img, 8 * bb);
+	img.meta.nr_extents = TORPOR_EXTENTS_MAX + 1;
+	len = image_meta_bytes(img.meta.nr_extents, img.meta.nr_blocks, 1);
+	buf = calloc(1, len);
+	img.extents = realloc(img.extents, img.meta.nr_extents * sizeof(*img.extents));
+	memset(img.extents, 0, img.meta.nr_extents * sizeof(*img.extents));
+	image_meta_encode(&img, buf, len);
+	tap_ok(decode_buf(buf, len, dev) == -EBADMSG, "image: %u data extents rejected",
+	       img.meta.nr_extents);
+	free(buf);
+	image_free(&img);
+}
+
 int main(void)
 {
 	tap_ok(crc32_update(0, "123456789", 9) == 0xcbf43926, "crc32: check value 0xcbf43926");
@@ -233,5 +268,6 @@ int main(void)
 	       "crc32: incremental equals one-shot");
 	test_root();
 	test_meta();
+	test_bounds();
 	return tap_done();
 }
