@@ -21,7 +21,7 @@
 #define GPT_ENTRY_SIZE		128		/* the only size the kernel accepts */
 #define GPT_ARRAY_MAX		(1u << 20)	/* 8192 entries; real tables have 128 */
 #define MD_MAGIC		0xa92b4efcu	/* md_p.h MD_SB_MAGIC */
-#define MD_SB_LEN		136		/* through mdp_superblock_1.super_offset */
+#define MD_SB_LEN		152		/* through mdp_superblock_1.super_offset at 144 */
 
 static void set_id(struct probe_id *id, const uint8_t *uuid, const uint8_t *label,
 		   size_t label_max)
@@ -113,7 +113,7 @@ static int md_is_v090(const uint8_t *sb)
 /* md_p.h mdp_superblock_1: magic, major_version 1, and super_offset naming sector @sector. */
 static int md_is_v1(const uint8_t *sb, uint64_t sector)
 {
-	return get_le32(sb) == MD_MAGIC && get_le32(sb + 4) == 1 && get_le64(sb + 128) == sector;
+	return get_le32(sb) == MD_MAGIC && get_le32(sb + 4) == 1 && get_le64(sb + 144) == sector;
 }
 
 /* Read MD_SB_LEN bytes at @off into @sb: 1 when read, 0 when past the end, -errno. */
