@@ -85,13 +85,14 @@ static int utf8_ok(const char *s)
 			continue;
 		}
 		if (p[0] >= 0xc2 && p[0] <= 0xdf)
-			n = 1, c = p[0] & 0x1f;
+			n = 1;
 		else if (p[0] >= 0xe0 && p[0] <= 0xef)
-			n = 2, c = p[0] & 0x0f;
+			n = 2;
 		else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-			n = 3, c = p[0] & 0x07;
+			n = 3;
 		else
 			return 0;
+		c = p[0] & (0x3f >> n);
 		for (i = 1; i <= n; i++) {
 			if ((p[i] & 0xc0) != 0x80)
 				return 0;
