@@ -5,11 +5,10 @@
  * The resume side runs in an initramfs that may have no udev, so every tag
  * (UUID=, LABEL=, PARTUUID=, PARTLABEL=) has two routes: the /dev/disk/by-*
  * link when udev made one, else a scan of /sys/class/block that reads each
- * device's first 68 KiB (swap, ext2/3/4, xfs and btrfs superblocks) or its
- * parent disk's partition table (GPT, MBR).  Everything read from a disk is
- * untrusted: each offset and count is checked against the buffer and the disk
- * size before use, and GPT headers and entry arrays must pass their CRCs, as
- * the kernel's efi.c requires.
+ * device's first 68 KiB (swap, ext2/3/4, xfs and btrfs superblocks) and looks
+ * for an md member superblock, or reads its parent disk's partition table (GPT,
+ * MBR).  The bytes are parsed in probe.c; this file finds, opens and reads the
+ * devices.
  *
  * Nodes are never trusted by name either: devname_open() checks that what it
  * opened is the block device it asked for.
@@ -30,13 +29,10 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "crc32.h"
 #include "devname.h"
+#include "probe.h"
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#define PROBE_LEN		(65536 + 4096)	/* btrfs' superblock sits at 64 KiB */
-#define GPT_ENTRY_SIZE		128		/* the only size the kernel accepts */
-#define GPT_ARRAY_MAX		(1u << 20)	/* 8192 entries; real tables have 128 */
 #define PRINTF_FMT(f, a)	__attribute__((format(printf, f, a)))
 #define NODE_NAME_MAX		256
 #define TAG_VALUE_MAX		256
@@ -56,20 +52,7 @@ struct scan {
 	enum lookup what;
 	const char *value;		/* LABEL, PARTUUID, PARTLABEL or dm name */
 	char norm[TAG_VALUE_MAX];	/* UUID: its hex digits in lower case */
-	uint8_t *buf;			/* PROBE_LEN bytes, for UUID and LABEL */
-};
-
-/* Identity found in a device's superblock. */
-struct fs_id {
-	int has_uuid;
-	uint8_t uuid[16];
-	char label[257];
-};
-
-/* Identity of a partition, from its disk's partition table. */
-struct part_info {
-	char uuid[37];			/* as the kernel's PARTUUID */
-	char label[112];		/* GPT name as UTF-8, "" for MBR */
+	uint8_t *buf;			/* PROBE_HEAD_LEN bytes, for UUID and LABEL */
 };
 
 static int test_mode(void)
@@ -484,216 +467,10 @@ static ssize_t pread_full(int fd, void *buf, size_t len, unsigned long long off)
 	return got;
 }
 
-static uint16_t le16(const uint8_t *p)
+/* probe_dev's read over an fd: exactly @len bytes at @off, -EBADMSG when the device ends first. */
+static int read_exact(void *ctx, void *buf, size_t len, uint64_t off)
 {
-	return p[0] | p[1] << 8;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
-static void set_id(struct fs_id *id, const uint8_t *uuid, const uint8_t *label, size_t label_max)
-{
-	static const uint8_t zero[16];
-	size_t n = 0;
-
-	memcpy(id->uuid, uuid, 16);
-	id->has_uuid = memcmp(uuid, zero, 16) != 0;
-	while (n < label_max && n < sizeof(id->label) - 1 && label[n])
-		n++;
-	memcpy(id->label, label, n);
-	id->label[n] = '\0';
-}
-
-/* A v1 swap header, or one whose signature a hibernation image replaced. */
-static int probe_swap(const uint8_t *b, size_t n, struct fs_id *id)
-{
-	static const char *const sigs[] = {
-		"SWAPSPACE2", "S1SUSPEND", "S2SUSPEND", "ULSUSPEND", "LINHIB0001",
-	};
-	size_t ps, i;
-
-	if (n < 4096 || le32(b + 1024) != 1)	/* swap_header.info.version */
-		return 0;
-	for (ps = 4096; ps <= 65536 && ps <= n; ps <<= 1) {
-		for (i = 0; i < ARRAY_SIZE(sigs); i++) {
-			if (!memcmp(b + ps - 10, sigs[i], strlen(sigs[i]))) {
-				set_id(id, b + 1024 + 12, b + 1024 + 28, 16);
-				return 1;
-			}
-		}
-	}
-	return 0;
-}
-
-/* ext2/3/4: the superblock at 1024, s_magic 0xEF53 at +0x38. */
-static int probe_ext(const uint8_t *b, size_t n, struct fs_id *id)
-{
-	const uint8_t *sb = b + 1024;
-
-	if (n < 2048 || le16(sb + 0x38) != 0xef53)
-		return 0;
-	set_id(id, sb + 0x68, sb + 0x78, 16);
-	return 1;
-}
-
-/* xfs: "XFSB" at 0, sb_uuid at 32, sb_fname[12] at 108. */
-static int probe_xfs(const uint8_t *b, size_t n, struct fs_id *id)
-{
-	if (n < 512 || memcmp(b, "XFSB", 4))
-		return 0;
-	set_id(id, b + 32, b + 108, 12);
-	return 1;
-}
-
-/* btrfs: superblock at 64 KiB, magic at +0x40, fsid at +0x20, label[256] at +0x12b. */
-static int probe_btrfs(const uint8_t *b, size_t n, struct fs_id *id)
-{
-	const uint8_t *sb = b + 65536;
-
-	if (n < 65536 + 0x12b + 256 || memcmp(sb + 0x40, "_BHRfS_M", 8))
-		return 0;
-	set_id(id, sb + 0x20, sb + 0x12b, 256);
-	return 1;
-}
-
-/* 1 and *id when @dev holds something we recognise, 0 when not, -errno. */
-static int probe_device(dev_t dev, uint8_t *buf, struct fs_id *id)
-{
-	ssize_t n;
-	int fd;
-
-	/* O_NONBLOCK: opening a CD drive must not close its tray */
-	fd = devname_open(dev, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return fd;
-	memset(buf, 0, PROBE_LEN);
-	n = pread_full(fd, buf, PROBE_LEN, 0);
-	close(fd);
-	if (n < 0)
-		return n;
-	return probe_swap(buf, n, id) || probe_ext(buf, n, id) || probe_xfs(buf, n, id) ||
-	       probe_btrfs(buf, n, id);
-}
-
-static void hex32(const uint8_t u[16], char out[33])
-{
-	static const char hex[] = "0123456789abcdef";
-	int i;
-
-	for (i = 0; i < 16; i++) {
-		out[2 * i] = hex[u[i] >> 4];
-		out[2 * i + 1] = hex[u[i] & 15];
-	}
-	out[32] = '\0';
-}
-
-/* A GPT GUID as text: the first three fields are little-endian on disk. */
-static void guid_text(const uint8_t g[16], char out[37])
-{
-	static const int order[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
-	uint8_t u[16];
-	char h[33];
-	int i, j;
-
-	for (i = 0; i < 16; i++)
-		u[i] = g[order[i]];
-	hex32(u, h);
-	for (i = 0, j = 0; i < 32; i++) {
-		if (i == 8 || i == 12 || i == 16 || i == 20)
-			out[j++] = '-';
-		out[j++] = h[i];
-	}
-	out[j] = '\0';
-}
-
-static size_t put_utf8(char *out, size_t pos, size_t len, uint32_t c)
-{
-	uint8_t b[4];
-	size_t n, i;
-
-	if (c < 0x80) {
-		b[0] = c;
-		n = 1;
-	} else if (c < 0x800) {
-		b[0] = 0xc0 | c >> 6;
-		b[1] = 0x80 | (c & 0x3f);
-		n = 2;
-	} else if (c < 0x10000) {
-		b[0] = 0xe0 | c >> 12;
-		b[1] = 0x80 | ((c >> 6) & 0x3f);
-		b[2] = 0x80 | (c & 0x3f);
-		n = 3;
-	} else {
-		b[0] = 0xf0 | c >> 18;
-		b[1] = 0x80 | ((c >> 12) & 0x3f);
-		b[2] = 0x80 | ((c >> 6) & 0x3f);
-		b[3] = 0x80 | (c & 0x3f);
-		n = 4;
-	}
-	if (pos + n >= len)
-		return pos;
-	for (i = 0; i < n; i++)
-		out[pos + i] = b[i];
-	return pos + n;
-}
-
-/* GPT partition name (UTF-16LE, NUL-padded) to UTF-8; a lone surrogate becomes U+FFFD. */
-static void utf16le_to_utf8(const uint8_t *in, size_t units, char *out, size_t len)
-{
-	size_t i, pos = 0;
-
-	for (i = 0; i < units; i++) {
-		uint32_t c = le16(in + 2 * i), lo;
-
-		if (c == 0)
-			break;
-		if (c >= 0xd800 && c < 0xdc00 && i + 1 < units) {
-			lo = le16(in + 2 * i + 2);
-			if (lo >= 0xdc00 && lo < 0xe000) {
-				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
-				i++;
-			}
-		}
-		if (c >= 0xd800 && c < 0xe000)
-			c = 0xfffd;
-		pos = put_utf8(out, pos, len, c);
-	}
-	out[pos] = '\0';
-}
-
-/* Header checks of the kernel's is_gpt_valid(); returns 0 or -EBADMSG. */
-static int gpt_check_header(uint8_t *h, unsigned int ss, uint64_t lba, uint64_t sectors)
-{
-	uint32_t hsize = le32(h + 12), crc = le32(h + 16), num = le32(h + 80);
-	uint64_t entry_lba = le64(h + 72), array_sectors;
-
-	if (memcmp(h, "EFI PART", 8) || hsize < 92 || hsize > ss)
-		return -EBADMSG;
-	memset(h + 16, 0, 4);
-	if (crc32_update(0, h, hsize) != crc)
-		return -EBADMSG;
-	if (le64(h + 24) != lba || le64(h + 40) >= sectors || le64(h + 48) >= sectors)
-		return -EBADMSG;
-	if (le32(h + 84) != GPT_ENTRY_SIZE || num == 0 || num > GPT_ARRAY_MAX / GPT_ENTRY_SIZE)
-		return -EBADMSG;
-	array_sectors = ((uint64_t)num * GPT_ENTRY_SIZE + ss - 1) / ss;
-	if (entry_lba >= sectors || array_sectors > sectors - entry_lba)
-		return -EBADMSG;
-	return 0;
-}
-
-/* Read exactly @len bytes at @off: 0, -EBADMSG when the device ends first, -errno. */
-static int read_exact(int fd, void *buf, size_t len, unsigned long long off)
-{
-	ssize_t n = pread_full(fd, buf, len, off);
+	ssize_t n = pread_full(*(int *)ctx, buf, len, off);
 
 	if (n < 0)
 		return n;
@@ -701,98 +478,41 @@ static int read_exact(int fd, void *buf, size_t len, unsigned long long off)
 }
 
 /*
- * Entry @partno (1-based) of the GPT whose header is at @lba.
- * Returns 0, -ENOENT (entry unused or past the table), -EBADMSG (table invalid), -errno.
+ * 1 and *id when @dev holds something we recognise and is no md member
+ * (assembled or not), 0 when not, -errno.
  */
-static int gpt_try(int fd, unsigned int ss, uint64_t lba, uint64_t sectors,
-		   unsigned long partno, struct part_info *pi)
-{
-	static const uint8_t unused[16];
-	uint8_t *h, *tab = NULL, *e;
-	uint32_t num, bytes;
-	int r;
-
-	h = malloc(ss);
-	if (!h)
-		return -ENOMEM;
-	r = read_exact(fd, h, ss, lba * ss);
-	if (r == 0)
-		r = gpt_check_header(h, ss, lba, sectors);
-	if (r < 0)
-		goto out;
-	num = le32(h + 80);
-	bytes = num * GPT_ENTRY_SIZE;	/* <= GPT_ARRAY_MAX, checked above */
-	r = -ENOMEM;
-	tab = malloc(bytes);
-	if (!tab)
-		goto out;
-	r = read_exact(fd, tab, bytes, le64(h + 72) * ss);
-	if (r == 0 && crc32_update(0, tab, bytes) != le32(h + 88))
-		r = -EBADMSG;
-	if (r < 0)
-		goto out;
-	r = -ENOENT;
-	if (partno > num)
-		goto out;
-	e = tab + (partno - 1) * GPT_ENTRY_SIZE;
-	/* the kernel's is_pte_valid(): a type GUID, and both ends on the disk */
-	if (!memcmp(e, unused, 16) || le64(e + 32) >= sectors || le64(e + 40) >= sectors)
-		goto out;
-	guid_text(e + 16, pi->uuid);
-	utf16le_to_utf8(e + 56, 36, pi->label, sizeof(pi->label));
-	r = 0;
-out:
-	free(tab);
-	free(h);
-	return r;
-}
-
-/* A protective MBR: 55aa and a partition of type 0xee, as the kernel's is_pmbr_valid(). */
-static int mbr_is_protective(const uint8_t *mbr)
-{
-	int i;
-
-	if (mbr[510] != 0x55 || mbr[511] != 0xaa)
-		return 0;
-	for (i = 0; i < 4; i++)
-		if (mbr[446 + 16 * i + 4] == 0xee)
-			return 1;
-	return 0;
-}
-
-/* PARTUUID (and PARTLABEL) of partition @partno on the disk open as @fd. */
-static int read_part_info(int fd, unsigned int ss, unsigned long partno, struct part_info *pi)
+static int probe_device(dev_t dev, uint8_t *buf, struct probe_id *id)
 {
 	unsigned long long bytes;
-	uint8_t *mbr;
-	int r;
+	struct probe_dev pd;
+	ssize_t n;
+	int fd, r;
 
+	/* O_NONBLOCK: opening a CD drive must not close its tray */
+	fd = devname_open(dev, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	memset(buf, 0, PROBE_HEAD_LEN);
+	n = pread_full(fd, buf, PROBE_HEAD_LEN, 0);
+	if (n < 0) {
+		r = n;
+		goto out;
+	}
+	r = probe_fs(buf, n, id);
+	if (r == 0)
+		goto out;
+	/* a RAID member not yet assembled shows the array's content, or a part of it */
 	r = devname_size(fd, &bytes);
 	if (r < 0)
-		return r;
-	if (bytes / ss < 3)
-		return -ENOENT;
-	mbr = malloc(ss);
-	if (!mbr)
-		return -ENOMEM;
-	r = read_exact(fd, mbr, ss, 0);
-	if (r < 0)
 		goto out;
-	if (mbr_is_protective(mbr)) {
-		/* the kernel falls back to the backup GPT at the last sector */
-		r = gpt_try(fd, ss, 1, bytes / ss, partno, pi);
-		if (r == -EBADMSG)
-			r = gpt_try(fd, ss, bytes / ss - 1, bytes / ss, partno, pi);
-	} else if (mbr[510] == 0x55 && mbr[511] == 0xaa) {
-		/* block/partitions/msdos.c: "%08x-%02x" of the disk signature and the number */
-		snprintf(pi->uuid, sizeof(pi->uuid), "%08x-%02x", (unsigned int)le32(mbr + 440),
-			 (unsigned int)partno);
-		pi->label[0] = '\0';
-	} else {
-		r = -ENOENT;
-	}
+	pd.read = read_exact;
+	pd.ctx = &fd;
+	pd.size = bytes;
+	r = probe_md(&pd, buf, n);
+	if (r >= 0)
+		r = !r;
 out:
-	free(mbr);
+	close(fd);
 	return r;
 }
 
@@ -811,8 +531,10 @@ static unsigned int sector_size(const char *name)
 
 static int match_partition(const struct scan *s, const char *name)
 {
+	unsigned long long bytes;
 	unsigned long partno;
-	struct part_info pi;
+	struct probe_part pi;
+	struct probe_dev pd;
 	char buf[32];
 	dev_t disk;
 	int fd, r;
@@ -827,7 +549,13 @@ static int match_partition(const struct scan *s, const char *name)
 	fd = devname_open(disk, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
-	r = read_part_info(fd, sector_size(name), partno, &pi);
+	r = devname_size(fd, &bytes);
+	if (r == 0) {
+		pd.read = read_exact;
+		pd.ctx = &fd;
+		pd.size = bytes;
+		r = probe_partition(&pd, sector_size(name), partno, &pi);
+	}
 	close(fd);
 	if (r < 0)
 		return 0;
@@ -838,7 +566,7 @@ static int match_partition(const struct scan *s, const char *name)
 
 static int match_content(struct scan *s, dev_t dev)
 {
-	struct fs_id id;
+	struct probe_id id;
 	char hex[33];
 
 	if (probe_device(dev, s->buf, &id) <= 0)
@@ -847,7 +575,7 @@ static int match_content(struct scan *s, dev_t dev)
 		return id.label[0] && !strcmp(id.label, s->value);
 	if (!id.has_uuid)
 		return 0;
-	hex32(id.uuid, hex);
+	probe_uuid_hex(id.uuid, hex);
 	return !strcmp(hex, s->norm);
 }
 
@@ -1117,7 +845,7 @@ static int resolve_tag(enum lookup what, const char *raw, int links, dev_t *ret)
 	s.what = what;
 	s.value = value;
 	if (what == LK_UUID || what == LK_LABEL) {
-		s.buf = malloc(PROBE_LEN);
+		s.buf = malloc(PROBE_HEAD_LEN);
 		if (!s.buf)
 			return -ENOMEM;
 	}

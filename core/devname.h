@@ -4,7 +4,7 @@
  *
  * Works with or without udev: /dev/disk/by-* links are used when present,
  * otherwise sysfs and the devices' own bytes (swap, ext2/3/4, xfs, btrfs
- * superblocks; GPT and MBR partition tables) answer the question.
+ * superblocks; GPT and MBR partition tables; see probe.h) answer the question.
  */
 #ifndef CORE_DEVNAME_H
 #define CORE_DEVNAME_H
@@ -26,9 +26,11 @@
  *
  * Tags are looked up through /dev/disk/by-* first, then by scanning every
  * device in /sys/class/block.  The scan skips devices that have holders (the
- * members of dm or md devices: the holder is the real thing), empty devices
- * and floppies.  Only block device numbers are returned; nothing is opened for
- * writing.
+ * members of dm or md devices: the holder is the real thing), disks with
+ * partitions, empty devices and floppies; UUID= and LABEL= also skip any device
+ * that carries an md RAID superblock (0.90, 1.0, 1.1 or 1.2, see probe_md()),
+ * a member of an array not assembled yet.  Only block device numbers are
+ * returned; nothing is opened for writing.
  *
  * Return: 0; -ENOENT when no such device exists (yet): the caller may wait and
  * retry; -EINVAL when @spec is malformed (including ".." in a path);

@@ -19,6 +19,7 @@ need_check="
 /usr/bin/clang clang
 /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
 /usr/bin/valgrind valgrind
+/sbin/mdadm mdadm
 /sbin/mke2fs e2fsprogs
 "
 need_qemu="

@@ -2,10 +2,12 @@
 /*
  * test-devname.c - resume device resolution and opening, on a fake /sys and
  * /dev under a temporary directory (devname_root), whose "devices" are image
- * files: swap areas, ext4, xfs and btrfs superblocks, GPT and MBR disks, and
- * GPTs broken in the ways that must not crash or over-read.
+ * files: swap areas, ext4, xfs and btrfs superblocks, GPT and MBR disks,
+ * GPTs broken in the ways that must not crash or over-read, and md RAID members
+ * (0.90 in both byte orders, 1.0, 1.1, 1.2) that also show a swap header.
  *
- * Uses mkswap and mke2fs when installed (else writes the same headers by hand).
+ * Uses mkswap and mke2fs when installed (else writes the same headers by hand);
+ * mdadm --examine, when installed, checks that the md members are real ones.
  * Checks that need real device nodes (mknod) run as root only and are skipped
  * otherwise.
  */
@@ -23,6 +25,7 @@
 
 #include "crc32.h"
 #include "devname.h"
+#include "le.h"
 #include "tap.h"
 
 #define SECTOR		512
@@ -42,6 +45,14 @@ static int is_root;
 #define U10 "3f1d2c4b-5a69-4788-9abc-def012345610"	/* fd0 */
 #define U11 "3f1d2c4b-5a69-4788-9abc-def012345611"	/* only a by-uuid link */
 #define U12 "3f1d2c4b-5a69-4788-9abc-def012345612"	/* stale swap on a partitioned disk */
+#define U20 "3f1d2c4b-5a69-4788-9abc-def012345620"	/* vdt: md 0.90 member, little-endian */
+#define U21 "3f1d2c4b-5a69-4788-9abc-def012345621"	/* vdu: md 0.90 member, big-endian */
+#define U22 "3f1d2c4b-5a69-4788-9abc-def012345622"	/* vdv: md 1.0 member */
+#define U23 "3f1d2c4b-5a69-4788-9abc-def012345623"	/* vdw: md 1.1 member */
+#define U24 "3f1d2c4b-5a69-4788-9abc-def012345624"	/* vdx: md 1.2 member */
+#define U25 "3f1d2c4b-5a69-4788-9abc-def012345625"	/* vdy: plain swap, same size */
+#define U26 "3f1d2c4b-5a69-4788-9abc-def012345626"	/* vdz: 1.0 magic, wrong super_offset */
+#define MD_SECTORS	2100	/* not a multiple of 128 or 8: the end offsets are rounded */
 #define G1 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a01"
 #define G2 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a02"
 #define G3 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a03"
@@ -202,11 +213,11 @@ static int run(const char *cmd)
 	return system(full);
 }
 
-/* Whether @tool (mkswap or mke2fs, the only two asked about) is installed; asked once. */
+/* Whether @tool (mkswap, mke2fs or mdadm, the only ones asked about) is installed; asked once. */
 static int have(const char *tool)
 {
-	static int known[2], found[2];
-	int i = !strcmp(tool, "mke2fs");
+	static int known[3], found[3];
+	int i = !strcmp(tool, "mke2fs") ? 1 : !strcmp(tool, "mdadm") ? 2 : 0;
 	char cmd[256];
 
 	if (!known[i]) {
@@ -288,20 +299,6 @@ static void make_btrfs(const char *rel, const char *uuid, const char *label)
 	strcpy((char *)b + 65536 + 0x12b, label);
 	put_file(rel, b, len);
 	free(b);
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	put_le32(p, v);
-	put_le32(p + 4, v >> 32);
 }
 
 /* UTF-8 (BMP only) to the UTF-16LE of a GPT partition name. */
@@ -395,6 +392,121 @@ static void make_mbr(const char *rel, uint32_t sig)
 	free(img);
 }
 
+enum md_kind {
+	MD_090_LE,		/* made on a little-endian host */
+	MD_090_BE,		/* made on a big-endian host */
+	MD_10,			/* 8 to 12 KiB from the end */
+	MD_11,			/* at the start */
+	MD_12,			/* at 4 KiB */
+	MD_10_WRONG_OFFSET,	/* 1.0 magic where 1.0 sits, but super_offset names another sector */
+	MD_NONE,
+};
+
+/* md's 32-bit checksum: a 64-bit sum of the words, folded. */
+static uint32_t md_fold(uint64_t sum)
+{
+	return (uint32_t)((sum & 0xffffffff) + (sum >> 32));
+}
+
+/* md_p.h mdp_superblock_s, member 0 of a clean 2-disk RAID1, in either byte order. */
+static void md090_sb(uint8_t *sb, int big_endian)
+{
+	uint32_t w[1024] = { 0 };
+	uint64_t sum = 0;
+	int i;
+
+	w[0] = 0xa92b4efc;			/* md_magic */
+	w[2] = 90;				/* minor_version */
+	w[4] = 0;				/* gvalid_words */
+	w[5] = 0x3f1d2c4b;			/* set_uuid0..3 */
+	w[6] = 1700000000;			/* ctime */
+	w[7] = 1;				/* level */
+	w[8] = ((MD_SECTORS & ~127) - 128) / 2;	/* size in KiB */
+	w[9] = w[10] = 2;			/* nr_disks, raid_disks */
+	w[13] = 0x5a694788;
+	w[14] = 0x9abcdef0;
+	w[15] = 0x12345620;
+	w[32] = 1700000000;			/* utime */
+	w[33] = 1;				/* state: clean */
+	w[34] = w[35] = 2;			/* active_disks, working_disks */
+	for (i = 0; i < 2; i++) {		/* disks[i]: number, major, minor, raid_disk, state */
+		w[128 + 32 * i] = i;
+		w[128 + 32 * i + 1] = 7;
+		w[128 + 32 * i + 2] = i;
+		w[128 + 32 * i + 3] = i;
+		w[128 + 32 * i + 4] = 6;	/* active, sync */
+	}
+	memcpy(w + 992, w + 128, 5 * sizeof(w[0]));	/* this_disk */
+	for (i = 0; i < 1024; i++)
+		sum += w[i];
+	w[38] = md_fold(sum);			/* sb_csum */
+	for (i = 0; i < 1024; i++) {
+		if (big_endian) {
+			sb[4 * i] = w[i] >> 24;
+			sb[4 * i + 1] = w[i] >> 16;
+			sb[4 * i + 2] = w[i] >> 8;
+			sb[4 * i + 3] = w[i];
+		} else {
+			put_le32(sb + 4 * i, w[i]);
+		}
+	}
+}
+
+/* md_p.h mdp_superblock_1 at sector @at, device 0 of a clean 2-disk RAID1, 128 roles. */
+static void md1_sb(uint8_t *sb, uint64_t at, uint64_t data_offset, uint64_t data_size)
+{
+	uint64_t sum = 0;
+	int i;
+
+	put_le32(sb, 0xa92b4efc);		/* magic */
+	put_le32(sb + 4, 1);			/* major_version */
+	memcpy(sb + 16, "torpor md test 1", 16);	/* set_uuid */
+	strcpy((char *)sb + 32, "torpor:0");	/* set_name */
+	put_le64(sb + 64, 1700000000);		/* ctime */
+	put_le32(sb + 72, 1);			/* level */
+	put_le64(sb + 80, data_size);		/* size */
+	put_le32(sb + 92, 2);			/* raid_disks */
+	put_le64(sb + 128, data_offset);
+	put_le64(sb + 136, data_size);
+	put_le64(sb + 144, at);			/* super_offset */
+	memcpy(sb + 168, "torpor md disk 0", 16);	/* device_uuid */
+	put_le64(sb + 192, 1700000000);		/* utime */
+	put_le64(sb + 200, 1);			/* events */
+	put_le64(sb + 208, ~0ull);		/* resync_offset: in sync */
+	put_le32(sb + 220, 128);		/* max_dev */
+	for (i = 0; i < 128; i++)		/* dev_roles: 0, 1, then spare */
+		put_le16(sb + 256 + 2 * i, i < 2 ? i : 0xffff);
+	for (i = 0; i < 256 + 2 * 128; i += 4)
+		sum += get_le32(sb + i);
+	put_le32(sb + 216, md_fold(sum));	/* sb_csum */
+}
+
+/* A swap area of MD_SECTORS that is also (or, with MD_NONE, is not) an md member. */
+static void make_md_swap(const char *rel, const char *uuid, const char *label, enum md_kind kind)
+{
+	uint64_t end090 = (MD_SECTORS & ~127) - 128, end10 = (MD_SECTORS - 16) & ~7;
+	size_t len = MD_SECTORS * SECTOR;
+	uint8_t *b = calloc(1, len);
+
+	b[1024] = 1;				/* swap version */
+	put_le32(b + 1028, 15);			/* last_page */
+	uuid_bytes(uuid, b + 1024 + 12);
+	strncpy((char *)b + 1024 + 28, label, 16);
+	memcpy(b + 4096 - 10, "SWAPSPACE2", 10);
+	if (kind == MD_090_LE || kind == MD_090_BE)
+		md090_sb(b + end090 * SECTOR, kind == MD_090_BE);
+	else if (kind == MD_10)
+		md1_sb(b + end10 * SECTOR, end10, 0, end10);
+	else if (kind == MD_10_WRONG_OFFSET)
+		md1_sb(b + end10 * SECTOR, end10 - 8, 0, end10);
+	else if (kind == MD_11)
+		md1_sb(b, 0, 16, MD_SECTORS - 16);
+	else if (kind == MD_12)
+		md1_sb(b + 8 * SECTOR, 8, 16, MD_SECTORS - 16);
+	put_file(rel, b, len);
+	free(b);
+}
+
 static void corrupt_disk(const char *name, unsigned int min, enum gpt_damage damage,
 			 const char *guid, const char *label)
 {
@@ -469,6 +581,21 @@ static void build_tree(void)
 	add_dev("vds", NULL, 0, 254, 176, 128);
 	add_dev("vds1", "vds", 1, 254, 177, 64);
 	write_swap("dev/vds", U12, "stale", "SWAPSPACE2");
+
+	add_dev("vdt", NULL, 0, 254, 192, MD_SECTORS);
+	make_md_swap("dev/vdt", U20, "md090le", MD_090_LE);
+	add_dev("vdu", NULL, 0, 254, 193, MD_SECTORS);
+	make_md_swap("dev/vdu", U21, "md090be", MD_090_BE);
+	add_dev("vdv", NULL, 0, 254, 194, MD_SECTORS);
+	make_md_swap("dev/vdv", U22, "md10", MD_10);
+	add_dev("vdw", NULL, 0, 254, 195, MD_SECTORS);
+	make_md_swap("dev/vdw", U23, "md11", MD_11);
+	add_dev("vdx", NULL, 0, 254, 196, MD_SECTORS);
+	make_md_swap("dev/vdx", U24, "md12", MD_12);
+	add_dev("vdy", NULL, 0, 254, 197, MD_SECTORS);
+	make_md_swap("dev/vdy", U25, "nomd", MD_NONE);
+	add_dev("vdz", NULL, 0, 254, 198, MD_SECTORS);
+	make_md_swap("dev/vdz", U26, "md10off", MD_10_WRONG_OFFSET);
 }
 
 static void expect(const char *spec, int want, unsigned int maj, unsigned int min, const char *what)
@@ -579,6 +706,39 @@ static void test_tags(void)
 	expect("PARTLABEL=backup ok", 0, 254, 113, "PARTLABEL= from the backup GPT");
 	expect("PARTLABEL=", -EINVAL, 0, 0, "PARTLABEL= empty");
 	expect("uuid=" U1, -EINVAL, 0, 0, "lower-case tag name");
+}
+
+/* mdadm reads the crafted member @rel as metadata @version: they are real members. */
+static void mdadm_examine(const char *rel, const char *version)
+{
+	char cmd[1024];
+
+	if (!have("mdadm")) {
+		tap_ok(1, "devname: mdadm reads %s as md %s # SKIP mdadm not installed", rel, version);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "mdadm --examine --metadata=%s %s/%s", version, root, rel);
+	tap_ok(run(cmd) == 0, "devname: mdadm reads %s as md %s", rel, version);
+}
+
+/* md RAID members not assembled yet show the swap header of their array's content. */
+static void test_md(void)
+{
+	mdadm_examine("dev/vdt", "0.90");
+	mdadm_examine("dev/vdv", "1.0");
+	mdadm_examine("dev/vdw", "1.1");
+	mdadm_examine("dev/vdx", "1.2");
+	expect("UUID=" U20, -ENOENT, 0, 0, "UUID= of swap on an md 0.90 member (little-endian)");
+	expect("UUID=" U21, -ENOENT, 0, 0, "UUID= of swap on an md 0.90 member (big-endian)");
+	expect("UUID=" U22, -ENOENT, 0, 0, "UUID= of swap on an md 1.0 member");
+	expect("UUID=" U23, -ENOENT, 0, 0, "UUID= of swap on an md 1.1 member");
+	expect("UUID=" U24, -ENOENT, 0, 0, "UUID= of swap on an md 1.2 member");
+	expect("LABEL=md090le", -ENOENT, 0, 0, "LABEL= of swap on an md 0.90 member");
+	expect("LABEL=md10", -ENOENT, 0, 0, "LABEL= of swap on an md 1.0 member");
+	expect("LABEL=md12", -ENOENT, 0, 0, "LABEL= of swap on an md 1.2 member");
+	expect("UUID=" U25, 0, 254, 197, "UUID= of plain swap of the same size");
+	expect("LABEL=nomd", 0, 254, 197, "LABEL= of plain swap of the same size");
+	expect("UUID=" U26, 0, 254, 198, "UUID= of swap with a 1.0 magic naming another sector");
 }
 
 /* Links and nodes that only root can make with mknod. */
@@ -713,14 +873,16 @@ int main(void)
 	if (!mkdtemp(root))
 		die("mkdtemp");
 	is_root = geteuid() == 0;
-	printf("# fake tree in %s; mkswap %s, mke2fs %s\n", root,
-	       have("mkswap") ? "used" : "missing", have("mke2fs") ? "used" : "missing");
+	printf("# fake tree in %s; mkswap %s, mke2fs %s, mdadm %s\n", root,
+	       have("mkswap") ? "used" : "missing", have("mke2fs") ? "used" : "missing",
+	       have("mdadm") ? "used" : "missing");
 	build_tree();
 	devname_root = root;
 
 	test_numbers();
 	test_paths();
 	test_tags();
+	test_md();
 	test_nodes();
 	test_open();
 	test_name();
