@@ -439,10 +439,13 @@ int hibernate_run(const struct hib_opts *o)
 	}
 	if (o->check_only) {
 		r = check_snapshot_device();
-		if (r == 0)
-			msg_info("ready to hibernate to %s '%s' on %s (%llu MiB)",
-				 t.is_file ? "swap file" : "swap partition", t.swap_path, t.dev_name,
-				 MIB(t.swap_bytes));
+		if (r == 0 && t.is_file)
+			msg_info("ready to hibernate to swap file '%s' on %s (%llu MiB): "
+				 "resume_offset=%llu", t.swap_path, t.dev_name, MIB(t.swap_bytes),
+				 (unsigned long long)t.offset_pages);
+		else if (r == 0)
+			msg_info("ready to hibernate to swap partition '%s' on %s (%llu MiB)",
+				 t.swap_path, t.dev_name, MIB(t.swap_bytes));
 		goto out_release;
 	}
 	w.progress = show_progress;
