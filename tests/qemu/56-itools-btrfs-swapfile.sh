@@ -55,6 +55,20 @@ test_run() {
 		fail "torpor-suspend says page $page, btrfs inspect-internal map-swapfile -r says $map"
 	fi
 	note "btrfs swap file header at page $page of /dev/vda (map-swapfile -r: $map)"
+	# the test means something only when the swap file's chunk maps logical addresses
+	# to other device offsets: read the chunk tree of the image offline
+	logical=$(btrfs inspect-internal dump-tree -t chunk "$T/root.img" 2>/dev/null | awk -v p=$((page * 4096)) '
+		/CHUNK_ITEM/ { start = $6; sub(/\).*/, "", start) }
+		/^[ \t]*length / { len = $2; data = /type DATA/ }
+		/stripe 0 devid/ { if (data && p >= $6 && p < $6 + len) { printf "%.0f\n", start + p - $6; exit } }')
+	if [ -z "$logical" ]; then
+		fail "no data chunk of the btrfs disk holds page $page"
+	elif [ "$logical" = $((page * 4096)) ]; then
+		fail "the swap file's chunk maps logical $logical to the same device offset: the test proves nothing"
+	else
+		echo "ok: the swap file's first byte is at logical $logical, device offset $((page * 4096))"
+		note "btrfs: logical $logical is device offset $((page * 4096))"
+	fi
 	sig=$(root_sig "$page")
 	if [ "$sig" = S2SUSPEND ]; then
 		echo "ok: page $page of the btrfs disk holds S2SUSPEND after hibernating"
