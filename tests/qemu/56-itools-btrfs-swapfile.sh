@@ -4,7 +4,8 @@
 # Boot 1 (resume=UUID=<the btrfs fsid>, no resume_offset) makes /swapfile with
 # btrfs filesystem mkswapfile, prints btrfs-progs' map-swapfile -r answer, swaps on
 # and hibernates: torpor-suspend must find the file's device from the mount source
-# and its header page from the chunk tree, and agree with map-swapfile.  The host
+# and its header page from the chunk tree, agree with map-swapfile, and refuse a
+# wrong resume_offset (--check) naming the right page.  The host
 # then reads S2SUSPEND at that page of the raw disk.  Boot 2 gets resume_offset=
 # <that page> and must restore through the generator's initramfs before btrfs
 # mounts the root.
@@ -55,6 +56,19 @@ test_run() {
 		fail "torpor-suspend says page $page, btrfs inspect-internal map-swapfile -r says $map"
 	fi
 	note "btrfs swap file header at page $page of /dev/vda (map-swapfile -r: $map)"
+	if grep -q "^[^ ]* torpor: ready to hibernate to swap file '/swapfile' on /dev/vda (.*): resume_offset=$page\$" \
+		"$T/boot1.console"; then
+		echo "ok: torpor-suspend --check says resume_offset=$page"
+	else
+		fail "torpor-suspend --check did not say resume_offset=$page for /swapfile on /dev/vda"
+	fi
+	if grep -q "^[^ ]* torpor: resume_offset=1 does not match swap file '/swapfile' on '[^']*': it begins at page $page\$" \
+		"$T/boot1.console" &&
+		grep -q "^[^ ]* # torpor-suspend --check --resume-offset=1: status [1-9]" "$T/boot1.console"; then
+		echo "ok: torpor-suspend refuses resume_offset=1 and names page $page"
+	else
+		fail "torpor-suspend did not refuse resume_offset=1 with the swap file's page $page"
+	fi
 	# the test means something only when the swap file's chunk maps logical addresses
 	# to other device offsets: read the chunk tree of the image offline
 	logical=$(btrfs inspect-internal dump-tree -t chunk "$T/root.img" 2>/dev/null | awk -v p=$((page * 4096)) '

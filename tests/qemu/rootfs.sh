@@ -185,6 +185,12 @@ root_init() {
 		info "map-swapfile -r $swapfile: $(btrfs inspect-internal map-swapfile -r "$swapfile")"
 	fi
 	swapon "$swap" || { mark swapon-failed; end; }
+	if [ -n "$swapfile" ]; then
+		# torpor-suspend's own answer, and its refusal of a wrong resume_offset
+		torpor-suspend --check
+		torpor-suspend --check --resume-offset=1
+		info "torpor-suspend --check --resume-offset=1: status $?"
+	fi
 	before=$(cat "$t/counter")
 	sb_before=$(sb)
 	mark hibernating
