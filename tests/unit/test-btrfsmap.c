@@ -144,7 +144,7 @@ static void test_chunk(void)
 	make_chunk(d, 1 << 30, BTRFS_BLOCK_GROUP_METADATA, 1, 0x1500000);
 	tap_ok(btrfsmap_chunk(&it, start, &dev, &p) == -EBADMSG,
 	       "btrfsmap: a metadata chunk holds no file data");
-	it.len = make_chunk(d, 1 << 30, BTRFS_BLOCK_GROUP_DATA | BTRFS_BLOCK_GROUP_DUP, 2, 0x100000);
+	it.len = make_chunk(d, 1 << 30, BTRFS_BLOCK_GROUP_DATA | BTRFS_BLOCK_GROUP_DUP, 2, 1 << 20);
 	tap_ok(btrfsmap_chunk(&it, start, &dev, &p) == -EXDEV, "btrfsmap: DUP data is refused");
 	it.len = make_chunk(d, 1 << 30, BTRFS_BLOCK_GROUP_DATA | BTRFS_BLOCK_GROUP_RAID1, 2, 0);
 	tap_ok(btrfsmap_chunk(&it, start, &dev, &p) == -EXDEV, "btrfsmap: RAID1 is refused");
@@ -240,8 +240,8 @@ static void test_mountinfo(void)
 	       !strcmp(src, "/dev/disk x"), "btrfsmap: octal escapes in the source undone");
 	tap_ok(btrfsmap_mountinfo_source(l, 29, 0, 0, src, 8) == -EINVAL,
 	       "btrfsmap: a source longer than the buffer");
-	tap_ok(btrfsmap_mountinfo_source("29 1 0:26 / / rw - btrfs", 29, 0, 0, src,
-					 sizeof(src)) == -EINVAL, "btrfsmap: a line without source");
+	tap_ok(btrfsmap_mountinfo_source("29 1 0:26 / / rw - btrfs", 29, 0, 0, src, sizeof(src)) ==
+	       -EINVAL, "btrfsmap: a line without source");
 	tap_ok(btrfsmap_mountinfo_source("29 1 0:26 / / rw", 29, 0, 0, src, sizeof(src)) ==
 	       -EINVAL, "btrfsmap: a line without separator");
 	tap_ok(btrfsmap_mountinfo_source("garbage", 29, 0, 0, src, sizeof(src)) == -EINVAL,
