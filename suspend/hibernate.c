@@ -129,12 +129,34 @@ static int resolve_target(const struct hib_opts *o, struct hib_target *t)
 		msg_error("several swap files on '%s': resume_offset= must say which", o->resume);
 		return r;
 	}
+	if (r == -ERANGE) {
+		msg_error("resume_offset=%llu does not match swap file '%s' on '%s': it begins at "
+			  "page %llu", (unsigned long long)o->offset, t->swap_path, o->resume,
+			  (unsigned long long)t->offset_pages);
+		msg_hint("set resume_offset=%llu (or leave it out: torpor-suspend finds a swap "
+			 "file's page itself)", (unsigned long long)t->offset_pages);
+		return r;
+	}
 	if (r == -EMEDIUMTYPE) {
-		msg_error("cannot compute the offset of the swap file on '%s': its first block is "
-			  "not a plain page-aligned extent (a filesystem block size below the page "
-			  "size, or a filesystem like btrfs)", o->resume);
-		msg_hint("give it with --resume-offset or resume_offset= (on btrfs: "
-			 "btrfs inspect-internal map-swapfile -r FILE)");
+		msg_error("cannot compute the offset of swap file '%s' on '%s': its first block is "
+			  "not a plain page-aligned extent (inline, compressed, a hole, or a "
+			  "filesystem block size below the page size)", t->swap_path, o->resume);
+		msg_hint("give it with --resume-offset or resume_offset= (filefrag -v FILE, "
+			 "on btrfs: btrfs inspect-internal map-swapfile -r FILE)");
+		return r;
+	}
+	if (r == -EXDEV) {
+		msg_error("cannot hibernate into swap file '%s': its btrfs filesystem has several "
+			  "devices or a RAID/DUP data profile", t->swap_path);
+		msg_hint("a swap file on btrfs must live on a single-device filesystem with the "
+			 "single data profile; use a swap partition otherwise");
+		return r;
+	}
+	if (r < 0 && t->swap_path[0]) {
+		msg_error("cannot locate swap file '%s' on '%s': %s", t->swap_path, o->resume,
+			  r == -ENODEV ? "its filesystem's mount source is not a block device" :
+			  msg_errname(r));
+		msg_hint("give its page with --resume-offset or resume_offset=");
 		return r;
 	}
 	if (r < 0) {
@@ -331,8 +353,18 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 	}
 	r = snap_set_swap_area(snap_fd, t->dev, t->offset_pages);
 	if (r < 0) {
-		msg_error("the kernel rejected swap area %s at page %llu: %s", t->dev_name,
-			  (unsigned long long)t->offset_pages, msg_errname(r));
+		if (r == -ENODEV) {
+			msg_error("the kernel rejected swap area %s at page %llu: no active swap "
+				  "area of the kernel begins there", t->dev_name,
+				  (unsigned long long)t->offset_pages);
+			msg_hint("resume_offset= must be the page where '%s' begins on %s "
+				 "(filefrag -v, on btrfs: btrfs inspect-internal map-swapfile -r)",
+				 t->swap_path, t->dev_name);
+		} else {
+			msg_error("the kernel rejected swap area %s at page %llu: %s",
+				  t->dev_name, (unsigned long long)t->offset_pages,
+				  msg_errname(r));
+		}
 		goto out_close;
 	}
 	msg_info("freezing processes");
@@ -419,10 +451,13 @@ int hibernate_run(const struct hib_opts *o)
 	}
 	if (o->check_only) {
 		r = check_snapshot_device();
-		if (r == 0)
-			msg_info("ready to hibernate to %s '%s' on %s (%llu MiB)",
-				 t.is_file ? "swap file" : "swap partition", t.swap_path, t.dev_name,
-				 MIB(t.swap_bytes));
+		if (r == 0 && t.is_file)
+			msg_info("ready to hibernate to swap file '%s' on %s (%llu MiB): "
+				 "resume_offset=%llu", t.swap_path, t.dev_name, MIB(t.swap_bytes),
+				 (unsigned long long)t.offset_pages);
+		else if (r == 0)
+			msg_info("ready to hibernate to swap partition '%s' on %s (%llu MiB)",
+				 t.swap_path, t.dev_name, MIB(t.swap_bytes));
 		goto out_release;
 	}
 	w.progress = show_progress;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "btrfsmap.h"
 #include "target.h"
 
 /* Undo the octal escapes (\040 for a space) of /proc/swaps; returns 0. */
@@ -71,33 +72,82 @@ int target_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages)
 	return 0;
 }
 
-/* Does this /proc/swaps entry live at (dev, offset)?  Fills the target if so. */
+/*
+ * The device and header page of a swap file.  On btrfs st_dev is anonymous and
+ * FIEMAP answers logical addresses: btrfsmap asks the filesystem instead.
+ * Return: 1 with @ret_dev (and @ret_pages, or the reason in @ret_offset_err),
+ * 0 when the file cannot be opened, -errno when its device cannot be found.
+ */
+static int file_location(const char *path, dev_t *ret_dev, int *ret_offset_err,
+			 uint64_t *ret_pages)
+{
+	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
+	struct stat st;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;	/* not ours to judge: not matched */
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		goto out;
+	}
+	r = btrfsmap_is_btrfs(fd);
+	if (r < 0)
+		goto out;
+	if (r) {
+		r = btrfsmap_fs_device(fd, ret_dev);
+		if (r < 0)
+			goto out;
+		*ret_offset_err = btrfsmap_file_offset(fd, ps, ret_pages);
+	} else {
+		*ret_dev = st.st_dev;
+		*ret_offset_err = target_file_offset(fd, ps, ret_pages);
+	}
+	r = 1;
+out:
+	close(fd);
+	return r;
+}
+
+/*
+ * Does this /proc/swaps entry live at (dev, offset)?  Fills the target if so.
+ * A swap file on @dev whose computed header page is not @offset fills @mismatch.
+ */
 static int match_entry(const char *path, const char *type, unsigned long long kib, dev_t dev,
-		       int has_offset, uint64_t offset, struct hib_target *t)
+		       int has_offset, uint64_t offset, struct hib_target *t,
+		       struct hib_target *mismatch)
 {
 	struct stat st;
 	uint64_t off = 0;
-	int fd, r;
+	dev_t fdev;
+	int r, oerr = 0;
 
 	if (stat(path, &st) < 0)
 		return 0;
+	snprintf(t->swap_path, sizeof(t->swap_path), "%s", path);
 	if (!strcmp(type, "partition")) {
 		if (!S_ISBLK(st.st_mode) || st.st_rdev != dev || (has_offset && offset != 0))
 			return 0;
 		t->is_file = 0;
 	} else if (!strcmp(type, "file")) {
-		if (!S_ISREG(st.st_mode) || st.st_dev != dev)
+		if (!S_ISREG(st.st_mode))
 			return 0;
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-		if (fd < 0)
-			return 0;
-		r = target_file_offset(fd, (uint32_t)sysconf(_SC_PAGESIZE), &off);
-		close(fd);
-		if (r < 0 && !has_offset)
+		r = file_location(path, &fdev, &oerr, &off);
+		if (r <= 0)
 			return r;
-		if (r == 0 && has_offset && off != offset)
+		if (fdev != dev)
 			return 0;
-		if (r < 0)
+		if (oerr < 0 && !has_offset)
+			return oerr;
+		if (oerr == 0 && has_offset && off != offset) {
+			*mismatch = *t;
+			mismatch->dev = dev;
+			mismatch->is_file = 1;
+			mismatch->offset_pages = off;
+			return 0;
+		}
+		if (oerr < 0)
 			off = offset;	/* trust the user's resume_offset; the kernel checks it */
 		t->is_file = 1;
 	} else {
@@ -106,7 +156,6 @@ static int match_entry(const char *path, const char *type, unsigned long long ki
 	t->dev = dev;
 	t->offset_pages = t->is_file ? off : 0;
 	t->swap_bytes = kib * 1024;
-	snprintf(t->swap_path, sizeof(t->swap_path), "%s", path);
 	return 1;
 }
 
@@ -116,34 +165,49 @@ static int match_entry(const char *path, const char *type, unsigned long long ki
  *
  * A swap file is found from its filesystem's device alone when it is the only
  * one there, so resume_offset= may be left out.  Return: 0; -ENODEV when no
- * active swap area matches; -ENOTUNIQ when several swap files on @dev match and
- * no offset was given; -EMEDIUMTYPE when the file's offset cannot be computed.
+ * active swap area matches; -ERANGE when none matches but a swap file on @dev
+ * begins at another page than @offset_pages (@ret names it, with its page);
+ * -ENOTUNIQ when several swap files on @dev match and no offset was given; the
+ * errors of btrfsmap_file_offset() and target_file_offset() when the file's
+ * offset cannot be computed (-EMEDIUMTYPE, -EXDEV, ...; @ret names the file).
  */
 int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_target *ret)
 {
 	char line[PATH_MAX + 128], path[PATH_MAX], type[32];
 	unsigned long long kib;
-	struct hib_target t, found;
+	struct hib_target t, found, mismatch, failed;
 	int n = 0, r, err = 0;
 	FILE *f;
 
 	f = fopen("/proc/swaps", "re");
 	if (!f)
 		return -errno;
+	memset(&mismatch, 0, sizeof(mismatch));
+	memset(&failed, 0, sizeof(failed));
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%4095s %31s %llu", path, type, &kib) != 3)
 			continue;
 		target_unescape(path);
 		memset(&t, 0, sizeof(t));
-		r = match_entry(path, type, kib, dev, has_offset, offset_pages, &t);
-		if (r < 0)
+		r = match_entry(path, type, kib, dev, has_offset, offset_pages, &t, &mismatch);
+		if (r < 0 && !err) {
 			err = r;
+			failed = t;
+		}
 		if (r > 0 && n++ == 0)
 			found = t;
 	}
 	fclose(f);
+	if (n == 0 && mismatch.is_file) {
+		*ret = mismatch;
+		return -ERANGE;
+	}
+	if (n == 0 && err) {
+		*ret = failed;
+		return err;
+	}
 	if (n == 0)
-		return err ? err : -ENODEV;
+		return -ENODEV;
 	if (n > 1)
 		return -ENOTUNIQ;
 	*ret = found;

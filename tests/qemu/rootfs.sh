@@ -11,6 +11,10 @@
 #                               swapon, torpor-suspend, check the workload after
 #                               the restore, power off
 #   torpor_mib=N                workload size in MiB;  torpor_swap=DEV  for swapon
+#   torpor_swapfile=PATH        hibernate into this swap file instead (made with
+#                               btrfs filesystem mkswapfile when missing: for a btrfs
+#                               root); torpor-suspend then takes resume= from the
+#                               kernel command line and finds the file's page itself
 #
 # The scenarios set TEST_KERNELS=first: run.sh runs them on the first test kernel
 # only (the generator images are built for one kernel, to save time).
@@ -52,12 +56,12 @@ stale() {
 	return 1
 }
 
-# itools_image OUT: an initramfs-tools image (mkinitramfs -d CONFDIR) whose hooks/
-# and scripts/ come from the staged install, plus a no-op local-premount/resume
-# that hides Debian's, so that only torpor can restore
+# itools_image OUT [MODULE...]: an initramfs-tools image (mkinitramfs -d CONFDIR) whose
+# hooks/ and scripts/ come from the staged install, plus a no-op local-premount/resume
+# that hides Debian's, so that only torpor can restore; MODULEs are added to the list
 itools_image() {
 	stale "$1" || return 0
-	_w=$OUT/$KLABEL/itools
+	_w=$OUT/$KLABEL/$(basename "$1" .img)
 	rm -rf "$_w"
 	mkdir -p "$_w/conf" || return 1
 	hook_stage "$_w/stage" || return 1
@@ -70,7 +74,9 @@ itools_image() {
 	FSTYPE=ext4
 	RESUME=none
 	EOF
-	printf '%s\n' virtio_pci virtio_blk ext4 >"$_w/conf/modules"
+	_out=$1
+	shift
+	printf '%s\n' virtio_pci virtio_blk ext4 "$@" >"$_w/conf/modules"
 	mkdir -p "$_w/conf/scripts/local-premount"
 	cat >"$_w/conf/scripts/local-premount/resume" <<-'EOF'
 	#!/bin/sh
@@ -86,8 +92,8 @@ itools_image() {
 	TORPOR_RESUME_BIN=$_w/stage$HOOK_LIBEXECDIR/torpor-resume \
 		unshare -m sh -c 'mount --bind "$1/lib/modules" /lib/modules &&
 			mount --bind "$1/boot" /boot && mkinitramfs -d "$2" -o "$3" "$4"' \
-		sh "$KTREE" "$_w/conf" "$1.tmp" "$KVER" || return 1
-	mv "$1.tmp" "$1"
+		sh "$KTREE" "$_w/conf" "$_out.tmp" "$KVER" || return 1
+	mv "$_out.tmp" "$_out"
 }
 
 # dracut_image OUT shell|systemd: a dracut image built with a shadow dracutbasedir
@@ -143,13 +149,14 @@ root_init() {
 	# the root filesystem's mount count and last mount time, read past the cache
 	sb() { dd if=/dev/vda bs=4096 count=1 iflag=direct 2>/dev/null | od -An -tx1 -j 1068 -N 12 | tr -d ' \n'; }
 
-	test=boot mib=64 swap=/dev/vdb1 verbose=
+	test=boot mib=64 swap=/dev/vdb1 verbose= swapfile=
 	for arg in $(cat /proc/cmdline); do
 		case $arg in
 		torpor_test=*) test=${arg#*=} ;;
 		torpor_mib=*) mib=${arg#*=} ;;
 		torpor_swap=*) swap=${arg#*=} ;;
 		torpor_verbose=1) verbose=-v ;;
+		torpor_swapfile=*) swapfile=${arg#*=} ;;
 		esac
 	done
 	mount -o remount,rw / 2>/dev/null
@@ -167,12 +174,28 @@ root_init() {
 	read -r _ sum <"$t/ready"
 	info "workload pid $pid, token $token, $mib MiB, checksum $sum"
 	mark workload-started
+	resume=--resume=$swap
+	if [ -n "$swapfile" ]; then
+		if [ ! -e "$swapfile" ]; then
+			btrfs filesystem mkswapfile -s 512m "$swapfile" || { mark swapfile-failed; end; }
+		fi
+		chmod 600 "$swapfile"
+		swap=$swapfile resume=
+		# btrfs-progs' own answer, for the host to compare with torpor-suspend's
+		info "map-swapfile -r $swapfile: $(btrfs inspect-internal map-swapfile -r "$swapfile")"
+	fi
 	swapon "$swap" || { mark swapon-failed; end; }
+	if [ -n "$swapfile" ]; then
+		# torpor-suspend's own answer, and its refusal of a wrong resume_offset
+		torpor-suspend --check
+		torpor-suspend --check --resume-offset=1
+		info "torpor-suspend --check --resume-offset=1: status $?"
+	fi
 	before=$(cat "$t/counter")
 	sb_before=$(sb)
 	mark hibernating
 	# shellcheck disable=SC2086
-	torpor-suspend --resume="$swap" $verbose
+	torpor-suspend $resume $verbose
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
 		info "torpor-suspend failed with status $rc"
@@ -208,8 +231,10 @@ root_init() {
 	EOF
 }
 
-# rootfs_create: $T/root.img, a 64 MiB ext4 root filesystem (static busybox,
-# torpor-suspend and its libraries, the workload, /sbin/init, /etc/os-release)
+# rootfs_create [btrfs]: $T/root.img, a 64 MiB ext4 root filesystem (static busybox,
+# torpor-suspend and its libraries, the workload, /sbin/init, /etc/os-release); with
+# btrfs a 1 GiB btrfs one that also holds btrfs-progs, its fsid in ROOT_BTRFS_UUID
+# (mkfs.btrfs picks it: -U refuses an fsid it has seen before)
 rootfs_create() {
 	_r=$T/rootfs
 	rm -rf "$_r" "$T/root.img"
@@ -223,6 +248,17 @@ rootfs_create() {
 	install -m 0755 "$OUT/workload" "$_r/usr/bin/workload" || return 1
 	copy_exec "$BUILD/torpor-suspend" "$_r" /usr/sbin/torpor-suspend || return 1
 	printf 'NAME="torpor test root"\nID=torpor-test\n' >"$_r/etc/os-release"
+	if [ "${1:-}" = btrfs ]; then
+		copy_exec "$(command -v btrfs)" "$_r" /usr/bin/btrfs || return 1
+		truncate -s 1G "$T/root.img" || return 1
+		if ! mkfs.btrfs -q -f -L torpor-root --rootdir "$_r" "$T/root.img" >"$T/mkfs.log" 2>&1; then
+			cat "$T/mkfs.log"
+			return 1
+		fi
+		ROOT_BTRFS_UUID=$(blkid -p -o value -s UUID "$T/root.img")
+		[ -n "$ROOT_BTRFS_UUID" ]
+		return
+	fi
 	mke2fs -q -t ext4 -L torpor-root -d "$_r" "$T/root.img" 64M
 }
 
@@ -337,7 +373,7 @@ hook_roundtrip() {
 	expect_part_sig SWAPSPACE2 "after the restore"
 }
 
-# hook_use itools|dracut-shell|dracut-systemd: build (or reuse) that generator's
+# hook_use itools|itools-btrfs|dracut-shell|dracut-systemd: build (or reuse) that generator's
 # image for this kernel, and make a fresh root filesystem and swap disk
 hook_use() {
 	HOOK_INITRD=$OUT/$KLABEL/$1.img
@@ -347,6 +383,11 @@ hook_use() {
 		HOOK_CMDLINE=
 		HOOK_WHAT=local-top
 		itools_image "$HOOK_INITRD"
+		;;
+	itools-btrfs)
+		HOOK_CMDLINE=
+		HOOK_WHAT=local-top
+		itools_image "$HOOK_INITRD" btrfs
 		;;
 	mkinitcpio)
 		HOOK_CMDLINE=
@@ -363,7 +404,10 @@ hook_use() {
 		return 1
 	}
 	echo "## $1 image ready in $(since "$_t0") s: $HOOK_INITRD ($(du -h "$HOOK_INITRD" | cut -f1))"
-	rootfs_create && swapdisk_create
+	case $1 in
+	*-btrfs) rootfs_create btrfs ;;
+	*) rootfs_create ;;
+	esac && swapdisk_create
 }
 
 # hook_noimage N RESUME_SPEC: boot N finds no image, boots normally, and says how
