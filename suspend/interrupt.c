@@ -26,6 +26,7 @@ static sigset_t old_mask;
 static int installed;
 static struct termios old_tio;
 static int keys_on;
+static int key_hit;
 
 static void on_signal(int sig)
 {
@@ -66,6 +67,7 @@ int interrupt_install(void)
 	if (sigprocmask(SIG_BLOCK, &stop, &old_mask) < 0)
 		return -errno;
 	pending = 0;
+	key_hit = 0;
 	r = set_all(on_signal, 1);
 	if (r < 0) {
 		for (i = 0; i < NR_ABORT_SIGS; i++)
@@ -77,10 +79,10 @@ int interrupt_install(void)
 	return 0;
 }
 
-/* The abort signal received so far, or 0. */
+/* The abort signal received so far, else INTERRUPT_KEY if the key was seen, else 0. */
 int interrupt_pending(void)
 {
-	return pending;
+	return pending ? pending : key_hit ? INTERRUPT_KEY : 0;
 }
 
 /* stdin is a terminal and we are its foreground process group */
@@ -132,13 +134,15 @@ static int key_pressed(void)
 	unsigned char buf[64];
 	ssize_t n, i;
 
+	if (key_hit)
+		return 1;
 	if (!keys_on || poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN))
 		return 0;
 	n = read(0, buf, sizeof(buf));
 	for (i = 0; i < n; i++)
 		if (buf[i] == KEY_ESC)
-			return 1;
-	return 0;
+			key_hit = 1;
+	return key_hit;
 }
 
 /**
@@ -149,9 +153,7 @@ int interrupt_check(void)
 {
 	if (pending)
 		return pending;
-	if (key_pressed())
-		return INTERRUPT_KEY;
-	return 0;
+	return key_pressed() ? INTERRUPT_KEY : 0;
 }
 
 /**
