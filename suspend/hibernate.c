@@ -377,6 +377,8 @@ out_unfreeze:
 	(void)snap_unfreeze(snap_fd);
 out_close:
 	close(snap_fd);
+	/* thawed: the last word may go to a log file again */
+	msg_set_quiet(0);
 	if (r == -ECANCELED || interrupt_pending()) {
 		say_aborted();
 		return -ECANCELED;
