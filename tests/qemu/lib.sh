@@ -127,10 +127,11 @@ copy_exec() {
 		done
 }
 
-# build_workload: the static workload program, in $OUT
+# build_workload: the static workload program and pgrun, in $OUT
 build_workload() {
 	mkdir -p "$OUT"
-	gcc -O2 -Wall -Wextra -static -o "$OUT/workload" "$QDIR/guest/workload.c"
+	gcc -O2 -Wall -Wextra -static -o "$OUT/workload" "$QDIR/guest/workload.c" &&
+		gcc -O2 -Wall -Wextra -static -o "$OUT/pgrun" "$QDIR/guest/pgrun.c"
 }
 
 # build_initramfs DEST: the test initramfs for the kernel chosen with kernel_use
@@ -149,6 +150,7 @@ build_initramfs() {
 	mknod -m 600 "$_root/dev/console" c 5 1 2>/dev/null || true
 	install -m 0755 "$QDIR/guest/init" "$_root/init" || return 1
 	install -m 0755 "$OUT/workload" "$_root/usr/bin/workload" || return 1
+	install -m 0755 "$OUT/pgrun" "$_root/usr/bin/pgrun" || return 1
 	: >"$_root/etc/torpor-test/modules"
 	_list=$(module_list) || return 1
 	for _m in $_list; do
