@@ -117,7 +117,7 @@ check-klibc: $(B)/torpor-resume
 
 # the installed torpor-suspend has no fault injection; the test build has
 check-hooks: $(B)/torpor-suspend $(B)/test/torpor-suspend
-	$(Q)! strings $(B)/torpor-suspend | grep -q 'TORPOR_TEST' || \
+	$(Q)! strings $(B)/torpor-suspend | grep -q 'TORPOR_TEST\|test: stalling\|test: raising' || \
 		{ echo "$(B)/torpor-suspend contains test hooks" >&2; exit 1; }
 	$(Q)strings $(B)/test/torpor-suspend | grep -q 'TORPOR_TEST_STALL' || \
 		{ echo "$(B)/test/torpor-suspend lacks the test hooks" >&2; exit 1; }
