@@ -55,15 +55,18 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 # the resume side's code, built with glibc too, so unit tests can reach it
 RESUME_LIB_OBJS := $(filter-out $(B)/glibc/resume/main.o,$(RESUME_SRCS:%.c=$(B)/glibc/%.o))
 SUSPEND_LIB_OBJS := $(filter-out $(B)/glibc/suspend/main.o,$(SUSPEND_OBJS))
+# the test build of torpor-suspend: with the fault injection of suspend/testhook.h,
+# for the QEMU tests only; never installed
+TEST_SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/test/%.o)
 
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
-.PHONY: all check check-klibc check-qemu check-fuzz test demo bench fuzz clean deps-build deps-check \
+.PHONY: all check check-klibc check-hooks check-qemu check-fuzz test demo bench fuzz clean deps-build deps-check \
 	install install-initramfs-tools install-dracut install-mkinitcpio install-all \
 	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-all
 
-all: $(B)/torpor-suspend $(B)/torpor-resume
+all: $(B)/torpor-suspend $(B)/torpor-resume $(B)/test/torpor-suspend
 
 deps-build:
 	$(Q)sh tests/deps.sh build
@@ -71,6 +74,10 @@ deps-build:
 $(B)/glibc/%.o: %.c $(wildcard core/*.h suspend/*.h resume/*.h)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(GWARN) -c -o $@ $<
+
+$(B)/test/%.o: %.c $(wildcard core/*.h suspend/*.h)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -DTORPOR_TEST_HOOKS $(CFLAGS) $(GWARN) -c -o $@ $<
 
 $(B)/klibc/%.o: %.c $(wildcard core/*.h resume/*.h)
 	@mkdir -p $(dir $@)
@@ -85,6 +92,9 @@ $(B)/klibc/libcore.a: $(KLIBC_CORE_OBJS)
 	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
 
 $(B)/torpor-suspend: $(SUSPEND_OBJS) $(B)/glibc/libcore.a
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -llz4
+
+$(B)/test/torpor-suspend: $(TEST_SUSPEND_OBJS) $(B)/glibc/libcore.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -llz4
 
 $(B)/torpor-resume: $(RESUME_OBJS) $(B)/klibc/libcore.a
@@ -105,7 +115,15 @@ check-klibc: $(B)/torpor-resume
 	$(Q)! strings $(B)/torpor-resume | grep -qi 'glibc\|GNU C Library' || { echo "torpor-resume contains glibc" >&2; exit 1; }
 	@echo "torpor-resume: static, klibc only"
 
-check: deps-check all check-klibc $(UNIT_BINS) $(UNIT_ASAN_BINS)
+# the installed torpor-suspend has no fault injection; the test build has
+check-hooks: $(B)/torpor-suspend $(B)/test/torpor-suspend
+	$(Q)! strings $(B)/torpor-suspend | grep -q 'TORPOR_TEST\|test: stalling\|test: raising' || \
+		{ echo "$(B)/torpor-suspend contains test hooks" >&2; exit 1; }
+	$(Q)strings $(B)/test/torpor-suspend | grep -q 'TORPOR_TEST_STALL' || \
+		{ echo "$(B)/test/torpor-suspend lacks the test hooks" >&2; exit 1; }
+	@echo "torpor-suspend: no test hooks (they are in $(B)/test/torpor-suspend)"
+
+check: deps-check all check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS)
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
 		tests/shellcheck.sh
 

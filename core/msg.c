@@ -51,11 +51,37 @@ void msg_set_quiet(int on)
 	quiet = on;
 }
 
-/* Drain the console before handing the boot back, as kinit does. */
+/*
+ * Drain the console before handing the boot back, as kinit does.  Only a
+ * terminal that is not our controlling one (the initramfs' /dev/console), or
+ * whose foreground process group we are: in a background job tcdrain() would
+ * raise SIGTTOU.
+ */
 void msg_flush(void)
 {
-	if (isatty(2))
+	pid_t pg;
+
+	if (!isatty(2))
+		return;
+	pg = tcgetpgrp(2);
+	if (pg < 0 ? errno == ENOTTY : pg == getpgrp())
 		tcdrain(2);
+}
+
+/* the whole line, even when a signal interrupts the write */
+static void write_all(int fd, const char *p, int n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		w = write(fd, p, (size_t)n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (int)w;
+	}
 }
 
 static void emit(int prio, const char *tag, const char *fmt, va_list ap)
@@ -76,7 +102,7 @@ static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 	if (n < (int)sizeof(line) - 1)
 		line[n++] = '\n';
 	line[n] = '\0';
-	(void)!write(2, line, n);
+	write_all(2, line, n);
 	if (kmsg_fd >= 0 && prio < 7) {
 		m = snprintf(kline, sizeof(kline), "<%d>%s", prio, line);
 		if (m > 0)

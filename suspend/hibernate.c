@@ -5,7 +5,9 @@
  * The order follows Documentation/power/userland-swsusp.rst: resolve and
  * allocate first, mlockall() before FREEZE, act on CREATE_IMAGE's answer, and
  * on any failure free the swap pages, restore the header, UNFREEZE and close,
- * so the system always keeps running.
+ * so the system always keeps running.  From before FREEZE until the commit,
+ * SIGINT/SIGTERM/SIGHUP/SIGQUIT and Esc on the terminal abort the same way
+ * (interrupt.h); from the commit on the signals are ignored.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,11 +25,13 @@
 
 #include "devname.h"
 #include "hibernate.h"
+#include "interrupt.h"
 #include "mounts.h"
 #include "msg.h"
 #include "snapshot.h"
 #include "sysmem.h"
 #include "target.h"
+#include "testhook.h"
 #include "writer.h"
 
 #define MIB(x) ((unsigned long long)((x) >> 20))
@@ -48,35 +52,41 @@ static unsigned long long peak_rss_kib(void)
 	return getrusage(RUSAGE_SELF, &ru) == 0 ? (unsigned long long)ru.ru_maxrss : 0;
 }
 
-/*
- * Fault injection for the QEMU tests: TORPOR_TEST_STALL=<percent> or =commit
- * makes the writer stop for two minutes at that point, after saying so, so the
- * host can cut the power there.  Read once, before anything is frozen.
- */
-static const char *test_stall;
-
-static void stall(const char *where)
-{
-	msg_info("test: stalling %s (TORPOR_TEST_STALL)", where);
-	msg_flush();
-	sleep(120);
-}
-
-static void stall_before_root(void)
-{
-	if (test_stall && !strcmp(test_stall, "commit"))
-		stall("before the commit");
-}
+/* the key is read during this write: the progress line says so */
+static int keys_read;
 
 static void show_progress(uint64_t done, uint64_t total)
 {
 	unsigned long long pct = done * 100 / total;
 
-	msg_progress("saving image: %llu%%", pct);
-	if (test_stall && strcmp(test_stall, "commit") && pct >= strtoull(test_stall, NULL, 10)) {
-		stall("while writing");
-		test_stall = NULL;
-	}
+	msg_progress("saving image: %llu%%%s", pct, keys_read ? " (Esc or Ctrl-C aborts)" : "");
+	testhook_progress(pct);
+}
+
+/* Once per block: did a signal or the key ask us to stop? */
+static int poll_abort(uint64_t done, uint64_t total)
+{
+	testhook_block(done * 100 / total);
+	return interrupt_check() != 0;
+}
+
+/* The point of no return: from here on the abort signals are ignored. */
+static int before_root(void)
+{
+	testhook_before_root();
+	return interrupt_commit() != 0;
+}
+
+/* What stopped the hibernation, when it was a signal or the key. */
+static void say_aborted(void)
+{
+	int sig = interrupt_pending();
+
+	if (sig > 0)
+		msg_info("hibernation aborted by signal %d (%s); the system keeps running", sig,
+			 interrupt_signame(sig));
+	else
+		msg_info("hibernation aborted by key; the system keeps running");
 }
 
 /* Print the active swap areas and the resume= value that would pick each one. */
@@ -310,13 +320,16 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		return r;
 	}
 	(void)snap_avail_swap(snap_fd, &avail);
-	msg_info("saving %llu MiB image to %s (%llu MiB free)", MIB(stream), t->dev_name,
-		 MIB(avail));
+	keys_read = interrupt_keys_start();
+	msg_info("saving %llu MiB image to %s (%llu MiB free)%s", MIB(stream), t->dev_name,
+		 MIB(avail), keys_read ? "; Esc or Ctrl-C aborts" : "");
 	r = writer_save(w, snap_fd, stream);
 	if (r == 0)
 		r = writer_commit(w, orig_sig);
+	keys_read = 0;
 	if (r < 0) {
-		say_save_error(r, w, t, avail);
+		if (r != -ECANCELED)
+			say_save_error(r, w, t, avail);
 		if (writer_abort(w) < 0) {
 			msg_error("could not restore the swap header of %s", t->dev_name);
 			msg_hint("run 'swapoff %s; mkswap %s' before the next boot", t->swap_path,
@@ -324,6 +337,7 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		}
 		return r;
 	}
+	testhook_committed();
 	msg_info("image saved: %llu MiB in memory, %llu MiB written (%llu%%) in %.2f s, "
 		 "peak memory %llu KiB", MIB(stream), MIB(w->img.meta.data_pages * w->ps),
 		 (unsigned long long)(w->img.meta.data_pages * w->ps * 100 / stream),
@@ -367,6 +381,10 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		}
 		goto out_close;
 	}
+	if (interrupt_pending()) {
+		r = -ECANCELED;
+		goto out_close;
+	}
 	msg_info("freezing processes");
 	r = snap_freeze(snap_fd);
 	if (r < 0) {
@@ -396,6 +414,12 @@ out_unfreeze:
 	(void)snap_unfreeze(snap_fd);
 out_close:
 	close(snap_fd);
+	/* thawed: the last word may go to a log file again */
+	msg_set_quiet(0);
+	if (r == -ECANCELED || interrupt_pending()) {
+		say_aborted();
+		return -ECANCELED;
+	}
 	msg_error("hibernation failed; the system keeps running");
 	return r < 0 ? r : -EIO;
 }
@@ -461,9 +485,15 @@ int hibernate_run(const struct hib_opts *o)
 		goto out_release;
 	}
 	w.progress = show_progress;
-	w.before_root = stall_before_root;
-	test_stall = getenv("TORPOR_TEST_STALL");
+	w.poll = poll_abort;
+	w.before_root = before_root;
+	testhook_init();
 	fill_identity(&w.img);
+	r = interrupt_install();
+	if (r < 0) {
+		msg_error("cannot set up the abort signals: %s", msg_errname(r));
+		goto out_release;
+	}
 	/* after the snapshot no mounted filesystem may be written, not even a log file */
 	if (fstat(2, &st) == 0 && S_ISREG(st.st_mode))
 		msg_set_quiet(1);
@@ -471,11 +501,12 @@ int hibernate_run(const struct hib_opts *o)
 		r = -errno;
 		msg_set_quiet(0);
 		msg_error("cannot lock torpor-suspend in memory: %s", msg_errname(r));
-		goto out_release;
+	} else {
+		r = snapshot_sequence(o, &w, &t, orig_sig);
+		msg_set_quiet(0);
+		munlockall();
 	}
-	r = snapshot_sequence(o, &w, &t, orig_sig);
-	msg_set_quiet(0);
-	munlockall();
+	interrupt_restore();
 out_release:
 	writer_release(&w);
 out_close:

@@ -14,7 +14,9 @@
  *     power off (or reboot);  it said 0: we were just restored: FREE, UNFREEZE,
  *     report, exit 0;
  *  4. any failure before power-off: discard what was written, unfreeze, say
- *     what failed, exit 1.  Exit 2 is a usage error.
+ *     what failed, exit 1.  So does SIGINT, SIGTERM, SIGHUP or SIGQUIT, or Esc
+ *     on the terminal, before the root record is written; after it they are
+ *     ignored.  SIGTSTP, SIGTTIN and SIGTTOU are blocked.  Exit 2 is a usage error.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -178,6 +178,15 @@ static int place(struct writer *w, const uint8_t *buf, size_t len, struct torpor
 	return r;
 }
 
+/* fdatasync(), again when a signal interrupts it */
+static int sync_dev(int fd)
+{
+	while (fdatasync(fd) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
 /* Stage 1: one block of the stream, one whole page per read() (kernel rule). */
 static int read_block(struct writer *w, size_t len)
 {
@@ -245,7 +254,7 @@ static int flush_out(struct writer *w)
  * The caller fills w->img.meta's identity fields (release, mem_pages, ...)
  * beforehand.  Return: 0; -ENOSPC when the swap area is full (w->consumed and
  * meta.stored_bytes say how far it got); -E2BIG when the meta blob needs more
- * extents than the root can name; -errno.
+ * extents than the root can name; -ECANCELED when w->poll said stop; -errno.
  */
 int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 {
@@ -264,6 +273,8 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 	if (m->nr_blocks > w->blocks_cap)
 		return -EFBIG;
 	while (w->consumed < stream_bytes) {
+		if (w->poll && w->poll(w->consumed, stream_bytes))
+			return -ECANCELED;
 		len = stream_bytes - w->consumed < bb ? stream_bytes - w->consumed : bb;
 		r = read_block(w, len);
 		if (r < 0)
@@ -315,7 +326,8 @@ static int write_meta(struct writer *w, struct torpor_root *root)
 /**
  * writer_commit() - write the meta blob, flush, then the root record: the commit
  * @orig_sig: the swap signature the root records for restoring
- * Return: 0 or -errno; on failure the caller runs writer_abort().
+ * Return: 0; -ECANCELED when w->before_root said stop (the root is not
+ * written); -errno.  On failure the caller runs writer_abort().
  */
 int writer_commit(struct writer *w, const char orig_sig[10])
 {
@@ -331,19 +343,22 @@ int writer_commit(struct writer *w, const char orig_sig[10])
 	if (r < 0)
 		return r;
 	/* data and meta must be on stable storage before the root says they exist */
-	if (fdatasync(w->dev_fd) < 0)
-		return -errno;
-	if (w->before_root)
-		w->before_root();
+	r = sync_dev(w->dev_fd);
+	if (r < 0)
+		return r;
 	page = blkio_alloc(w->ps);
 	if (!page)
 		return -ENOMEM;
+	if (w->before_root && w->before_root()) {
+		blkio_free(page, w->ps);
+		return -ECANCELED;
+	}
 	memcpy(page, w->header_page, w->ps);
 	image_root_encode(&root, page, w->ps);
 	w->header_written = 1;
 	r = blkio_pwrite(w->dev_fd, page, w->ps, w->header_offset);
-	if (r == 0 && fdatasync(w->dev_fd) < 0)
-		r = -errno;
+	if (r == 0)
+		r = sync_dev(w->dev_fd);
 	blkio_free(page, w->ps);
 	return r;
 }
@@ -374,8 +389,8 @@ int writer_abort(struct writer *w)
 
 	if (w->header_written) {
 		r = blkio_pwrite(w->dev_fd, w->header_page, w->ps, w->header_offset);
-		if (r == 0 && fdatasync(w->dev_fd) < 0)
-			r = -errno;
+		if (r == 0)
+			r = sync_dev(w->dev_fd);
 		if (r == 0)
 			w->header_written = 0;
 	}

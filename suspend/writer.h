@@ -36,8 +36,14 @@ struct writer {
 	uint64_t slots;			/* swap slots taken */
 	int header_written;		/* the header page was (maybe) overwritten */
 	void (*progress)(uint64_t done, uint64_t total);
+	/* once per block, before it is read: nonzero stops the write (-ECANCELED) */
+	int (*poll)(uint64_t done, uint64_t total);
 	int (*alloc_slot)(int snap_fd, uint64_t *ret_offset);	/* tests replace it */
-	void (*before_root)(void);	/* called after the flush, before the commit */
+	/*
+	 * after data and map are flushed, before the root is written: nonzero
+	 * cancels the commit (-ECANCELED); once it returned 0, nothing stops it
+	 */
+	int (*before_root)(void);
 };
 
 uint32_t writer_block_pages(uint64_t mem_bytes, uint32_t page_size);

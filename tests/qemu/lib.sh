@@ -14,6 +14,8 @@
 # TORPOR_QEMU_TIMEOUT (seconds per boot, default 180; a boot takes 5-20 s);
 # TORPOR_QEMU_MEM (MiB, default 1024); TORPOR_TEST_MIB (workload size, default 256);
 # TORPOR_BUILD (default build/); QEMU (default qemu-system-x86_64);
+# the guest gets the test build of torpor-suspend ($BUILD/test/, with the fault
+# injection of suspend/testhook.h), the boot-integration tests the installed one;
 # TORPOR_TEST_DEBUG=1 adds torpor.debug and torpor_verbose=1 (-v) to every boot.
 
 [ -z "${TORPOR_LIB_LOADED:-}" ] || return 0
@@ -24,6 +26,7 @@ QDIR=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$QDIR/../.." && pwd)
 OUT=$TOP/tests/qemu/out
 BUILD=${TORPOR_BUILD:-$TOP/build}
+TEST_SUSPEND=$BUILD/test/torpor-suspend
 QEMU=${QEMU:-qemu-system-x86_64}
 QEMU_TIMEOUT=${TORPOR_QEMU_TIMEOUT:-180}
 QEMU_MEM=${TORPOR_QEMU_MEM:-1024}
@@ -124,10 +127,11 @@ copy_exec() {
 		done
 }
 
-# build_workload: the static workload program, in $OUT
+# build_workload: the static workload program and pgrun, in $OUT
 build_workload() {
 	mkdir -p "$OUT"
-	gcc -O2 -Wall -Wextra -static -o "$OUT/workload" "$QDIR/guest/workload.c"
+	gcc -O2 -Wall -Wextra -static -o "$OUT/workload" "$QDIR/guest/workload.c" &&
+		gcc -O2 -Wall -Wextra -static -o "$OUT/pgrun" "$QDIR/guest/pgrun.c"
 }
 
 # build_initramfs DEST: the test initramfs for the kernel chosen with kernel_use
@@ -146,6 +150,7 @@ build_initramfs() {
 	mknod -m 600 "$_root/dev/console" c 5 1 2>/dev/null || true
 	install -m 0755 "$QDIR/guest/init" "$_root/init" || return 1
 	install -m 0755 "$OUT/workload" "$_root/usr/bin/workload" || return 1
+	install -m 0755 "$OUT/pgrun" "$_root/usr/bin/pgrun" || return 1
 	: >"$_root/etc/torpor-test/modules"
 	_list=$(module_list) || return 1
 	for _m in $_list; do
@@ -162,16 +167,18 @@ build_initramfs() {
 	if [ -x "$BUILD/torpor-resume" ]; then
 		install -m 0755 "$BUILD/torpor-resume" "$_root/usr/sbin/torpor-resume" || return 1
 	fi
-	if [ -x "$BUILD/torpor-suspend" ]; then
-		copy_exec "$BUILD/torpor-suspend" "$_root" /usr/sbin/torpor-suspend || return 1
+	if [ -x "$TEST_SUSPEND" ]; then
+		copy_exec "$TEST_SUSPEND" "$_root" /usr/sbin/torpor-suspend || return 1
 	fi
 	# written aside and renamed, so that a guest booting from the old one keeps it
 	(cd "$_root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$1.$$" &&
 		mv "$1.$$" "$1" && rm -rf "$_root"
 }
 
-# have_torpor: both torpor binaries are built
-have_torpor() { [ -x "$BUILD/torpor-suspend" ] && [ -x "$BUILD/torpor-resume" ]; }
+# have_torpor: torpor's binaries are built (both builds of torpor-suspend)
+have_torpor() {
+	[ -x "$BUILD/torpor-suspend" ] && [ -x "$TEST_SUSPEND" ] && [ -x "$BUILD/torpor-resume" ]
+}
 
 # swap_create: a fresh sparse swap disk ($T/swap.img, /dev/vdb in the guest) and an
 # empty first disk ($T/root.img, /dev/vda)
@@ -509,7 +516,7 @@ test_main() {
 	rm -f "$T/summary"
 	echo "# $KLABEL: $TEST_NAME: $TEST_DESCRIPTION"
 	if [ "$TEST_NEEDS_TORPOR" = 1 ] && ! have_torpor; then
-		fail "$BUILD/torpor-suspend or torpor-resume is missing (run make all)"
+		fail "$BUILD/torpor-suspend, $TEST_SUSPEND or torpor-resume is missing (run make all)"
 		return 1
 	fi
 	test_setup || {

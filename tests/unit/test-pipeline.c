@@ -92,6 +92,23 @@ static int mkswap_file(void)
 	return system(cmd);
 }
 
+/* the writer's stop hooks: stop before block stop_block (0: never), cancel the commit */
+static uint64_t stop_block, polls;
+static int cancel_root, root_calls;
+
+static int test_poll(uint64_t done, uint64_t total)
+{
+	(void)done;
+	(void)total;
+	return ++polls == stop_block;
+}
+
+static int test_before_root(void)
+{
+	root_calls++;
+	return cancel_root;
+}
+
 /* Hibernate side: write the stream into the swap file; returns the writer's result. */
 static int write_image(int scatter, uint64_t limit, struct writer *w)
 {
@@ -104,6 +121,10 @@ static int write_image(int scatter, uint64_t limit, struct writer *w)
 	if (r == 0)
 		r = writer_check_header(w, orig);
 	w->alloc_slot = fake_alloc;
+	w->poll = test_poll;
+	w->before_root = test_before_root;
+	polls = 0;
+	root_calls = 0;
 	slot_next = 0;
 	slot_limit = limit;
 	slot_scatter = scatter;
@@ -206,6 +227,26 @@ int main(void)
 	read_page0(page);
 	tap_ok(!memcmp(page + PS - 10, "SWAPSPACE2", 10) && read_image(&failed, 0) == -ENOENT,
 	       "pipeline: a failed write leaves plain swap behind");
+
+	mkswap_file();
+	read_page0(fresh);
+	stop_block = 3;
+	r = write_image(0, SWAP_PAGES - 1, &w);
+	stop_block = 0;
+	read_page0(page);
+	tap_ok(r == -ECANCELED && polls == 3 && root_calls == 0 && !memcmp(page, fresh, PS) &&
+	       read_image(&failed, 0) == -ENOENT,
+	       "pipeline: poll saying stop ends the write with -ECANCELED, plain swap (%d)", r);
+	cancel_root = 1;
+	r = write_image(0, SWAP_PAGES - 1, &w);
+	cancel_root = 0;
+	read_page0(page);
+	tap_ok(r == -ECANCELED && root_calls == 1 && !memcmp(page, fresh, PS) &&
+	       read_image(&failed, 0) == -ENOENT,
+	       "pipeline: before_root saying stop: no root written, plain swap (%d)", r);
+	r = write_image(0, SWAP_PAGES - 1, &w);
+	tap_ok(r == 0 && polls == 6 && root_calls == 1 && read_image(&failed, 0) == 0,
+	       "pipeline: poll once per block, before_root once, then the commit");
 
 	/* damage each part of a good image: all must be refused by name */
 	write_image(0, SWAP_PAGES - 1, &w);

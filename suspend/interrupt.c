@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * interrupt.c - the abort signals and the abort key (see interrupt.h)
+ *
+ * The key is read only from a terminal whose foreground process group is ours
+ * (never from a console we merely inherited, nor in a background job), in
+ * non-canonical mode without echo; ISIG stays on, so Ctrl-C arrives as SIGINT.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+
+#define KEY_ESC		0x1b
+
+static const int abort_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NR_ABORT_SIGS	(sizeof(abort_sigs) / sizeof(abort_sigs[0]))
+
+static volatile sig_atomic_t pending;
+static struct sigaction old_act[NR_ABORT_SIGS];
+static sigset_t old_mask;
+static int installed;
+static struct termios old_tio;
+static int keys_on;
+static int key_hit;
+
+static void on_signal(int sig)
+{
+	if (!pending)
+		pending = sig;
+}
+
+static int set_all(void (*handler)(int), int save)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	/* the loops retry after EINTR anyway; restarting is the safer default */
+	sa.sa_flags = SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < NR_ABORT_SIGS; i++)
+		if (sigaction(abort_sigs[i], &sa, save ? &old_act[i] : NULL) < 0)
+			return -errno;
+	return 0;
+}
+
+/**
+ * interrupt_install() - from now on the abort signals set the flag, and the
+ * stop signals are blocked.  Return: 0 or -errno (nothing changed then).
+ */
+int interrupt_install(void)
+{
+	sigset_t stop;
+	size_t i;
+	int r;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTSTP);
+	sigaddset(&stop, SIGTTIN);
+	sigaddset(&stop, SIGTTOU);
+	if (sigprocmask(SIG_BLOCK, &stop, &old_mask) < 0)
+		return -errno;
+	pending = 0;
+	key_hit = 0;
+	r = set_all(on_signal, 1);
+	if (r < 0) {
+		for (i = 0; i < NR_ABORT_SIGS; i++)
+			(void)sigaction(abort_sigs[i], &old_act[i], NULL);
+		(void)sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		return r;
+	}
+	installed = 1;
+	return 0;
+}
+
+/* The abort signal received so far, else INTERRUPT_KEY if the key was seen, else 0. */
+int interrupt_pending(void)
+{
+	return pending ? pending : key_hit ? INTERRUPT_KEY : 0;
+}
+
+/* stdin is a terminal and we are its foreground process group */
+static int own_terminal(void)
+{
+	pid_t pg;
+
+	if (!isatty(0))
+		return 0;
+	pg = tcgetpgrp(0);
+	return pg > 0 && pg == getpgrp();
+}
+
+/**
+ * interrupt_keys_start() - read the abort key from the terminal from now on
+ * Return: 1 when the key is read (say so to the user), 0 when there is no
+ * terminal of ours to read it from.
+ */
+int interrupt_keys_start(void)
+{
+	struct termios tio;
+
+	if (keys_on)
+		return 1;
+	if (!own_terminal() || tcgetattr(0, &old_tio) < 0)
+		return 0;
+	tio = old_tio;
+	tio.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	tio.c_cc[VMIN] = 0;
+	tio.c_cc[VTIME] = 0;
+	if (tcsetattr(0, TCSANOW, &tio) < 0)
+		return 0;
+	keys_on = 1;
+	return 1;
+}
+
+static void keys_stop(void)
+{
+	if (!keys_on)
+		return;
+	(void)tcsetattr(0, TCSANOW, &old_tio);
+	keys_on = 0;
+}
+
+/* Esc among the bytes waiting on the terminal?  Never blocks. */
+static int key_pressed(void)
+{
+	struct pollfd p = { .fd = 0, .events = POLLIN };
+	unsigned char buf[64];
+	ssize_t n, i;
+
+	if (key_hit)
+		return 1;
+	if (!keys_on || poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN))
+		return 0;
+	n = read(0, buf, sizeof(buf));
+	for (i = 0; i < n; i++)
+		if (buf[i] == KEY_ESC)
+			key_hit = 1;
+	return key_hit;
+}
+
+/**
+ * interrupt_check() - should the write stop?  Polls the key, once per block.
+ * Return: the abort signal's number, INTERRUPT_KEY, or 0.
+ */
+int interrupt_check(void)
+{
+	if (pending)
+		return pending;
+	return key_pressed() ? INTERRUPT_KEY : 0;
+}
+
+/**
+ * interrupt_commit() - the point of no return: the abort signals are ignored
+ * from now on, and the key is no longer read.
+ * Return: what interrupt_check() says, checked after the signals are ignored,
+ * so that one arriving before is seen and none after: nonzero means the
+ * commit must not happen.
+ */
+int interrupt_commit(void)
+{
+	int r;
+
+	if (installed)
+		(void)set_all(SIG_IGN, 0);
+	r = interrupt_check();
+	keys_stop();
+	return r;
+}
+
+/* Back to the signal dispositions, mask and terminal mode from before. */
+void interrupt_restore(void)
+{
+	size_t i;
+
+	keys_stop();
+	if (!installed)
+		return;
+	for (i = 0; i < NR_ABORT_SIGS; i++)
+		(void)sigaction(abort_sigs[i], &old_act[i], NULL);
+	(void)sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	installed = 0;
+}
+
+/* "SIGINT" and so on, for the signals this module handles. */
+const char *interrupt_signame(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGQUIT:
+		return "SIGQUIT";
+	default:
+		return "signal";
+	}
+}

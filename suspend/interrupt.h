@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * interrupt.h - how a hibernation in progress is aborted: by a signal or a key
+ *
+ * From interrupt_install() (before FREEZE) to interrupt_commit() (just before
+ * the root record is written), SIGINT, SIGTERM, SIGHUP and SIGQUIT only set a
+ * flag, which the write loop polls: it then discards the image and thaws.  From
+ * interrupt_commit() on they are ignored: the image is valid, power-off follows.
+ * SIGTSTP, SIGTTIN and SIGTTOU stay blocked all the time: a stopped
+ * torpor-suspend would leave the machine frozen.  interrupt_restore() puts
+ * everything back (after a failure, or in the process that was restored).
+ */
+#ifndef SUSPEND_INTERRUPT_H
+#define SUSPEND_INTERRUPT_H
+
+#define INTERRUPT_KEY	(-1)	/* interrupt_pending(): Esc on the terminal */
+
+int interrupt_install(void);
+int interrupt_pending(void);
+int interrupt_keys_start(void);
+int interrupt_check(void);
+int interrupt_commit(void);
+void interrupt_restore(void);
+const char *interrupt_signame(int sig);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * testhook.h - fault injection for the QEMU tests, in the test build only
+ *
+ * Built with -DTORPOR_TEST_HOOKS (build/test/torpor-suspend, which the QEMU
+ * tests put in the guest), torpor-suspend reads at start:
+ *   TORPOR_TEST_STALL=P|commit     stop for two minutes, after saying so, when P%
+ *                                  of the image is written, or just before the
+ *                                  root record (the host cuts the power there)
+ *   TORPOR_TEST_SIGNAL=WHEN:SIG[,WHEN:SIG...]
+ *                                  raise(SIG) (INT, TERM, HUP, QUIT, TSTP, ...)
+ *                                  at WHEN: P (the first block at or past P%),
+ *                                  before-root (data and map flushed, root not
+ *                                  written) or commit (the root written and flushed)
+ * After FREEZE no other process can send a signal, so the process sends its own.
+ * The installed build has none of this: the functions below are empty.
+ */
+#ifndef SUSPEND_TESTHOOK_H
+#define SUSPEND_TESTHOOK_H
+
+#ifdef TORPOR_TEST_HOOKS
+void testhook_init(void);
+void testhook_progress(unsigned long long pct);
+void testhook_block(unsigned long long pct);
+void testhook_before_root(void);
+void testhook_committed(void);
+#else
+static inline void testhook_init(void) {}
+static inline void testhook_progress(unsigned long long pct) {}
+static inline void testhook_block(unsigned long long pct) {}
+static inline void testhook_before_root(void) {}
+static inline void testhook_committed(void) {}
+#endif
+
+#endif

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-interrupt.c - the abort signals, the stop signals and the abort key
+ *
+ * In this process: SIGINT and friends only set the flag until interrupt_commit(),
+ * are ignored after it, SIGTSTP/SIGTTIN/SIGTTOU stay pending instead of stopping
+ * us, and interrupt_restore() puts the dispositions back.  In a child that owns a
+ * pseudo-terminal: Esc typed on it aborts, other keys do not, the terminal mode
+ * comes back; a background job neither reads the key nor stops in msg_flush().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+#include "msg.h"
+#include "tap.h"
+
+static int disposition(int sig, void (*h)(int))
+{
+	struct sigaction sa;
+
+	return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == h;
+}
+
+/* a pending (blocked) @sig, taken off so that unblocking cannot deliver it */
+static int take_pending(int sig)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	return sigtimedwait(&set, NULL, &zero) == sig;
+}
+
+static void test_signals(void)
+{
+	sigset_t mask;
+
+	tap_ok(interrupt_install() == 0, "interrupt_install");
+	tap_ok(interrupt_check() == 0, "nothing pending at first");
+	raise(SIGINT);
+	tap_ok(interrupt_pending() == SIGINT && interrupt_check() == SIGINT,
+	       "SIGINT sets the flag and does not kill");
+	raise(SIGTERM);
+	tap_ok(interrupt_pending() == SIGINT, "the first abort signal is the one reported");
+	raise(SIGTSTP);
+	tap_ok(take_pending(SIGTSTP), "SIGTSTP is blocked: pending, we did not stop");
+	raise(SIGTTIN);
+	raise(SIGTTOU);
+	tap_ok(take_pending(SIGTTIN) && take_pending(SIGTTOU), "SIGTTIN and SIGTTOU are blocked");
+	tap_ok(interrupt_commit() == SIGINT, "a signal before the commit cancels it");
+	interrupt_restore();
+	tap_ok(disposition(SIGINT, SIG_DFL) && disposition(SIGTERM, SIG_DFL) &&
+	       disposition(SIGHUP, SIG_DFL) && disposition(SIGQUIT, SIG_DFL),
+	       "interrupt_restore puts the dispositions back");
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	tap_ok(!sigismember(&mask, SIGTSTP) && !sigismember(&mask, SIGTTOU),
+	       "interrupt_restore unblocks the stop signals");
+
+	tap_ok(interrupt_install() == 0 && interrupt_pending() == 0,
+	       "a second install starts with no signal");
+	tap_ok(interrupt_commit() == 0, "no signal: the commit goes on");
+	tap_ok(disposition(SIGTERM, SIG_IGN) && disposition(SIGINT, SIG_IGN) &&
+	       disposition(SIGHUP, SIG_IGN) && disposition(SIGQUIT, SIG_IGN),
+	       "after the commit the abort signals are ignored");
+	raise(SIGTERM);
+	raise(SIGHUP);
+	tap_ok(interrupt_pending() == 0, "SIGTERM and SIGHUP after the commit change nothing");
+	interrupt_restore();
+	tap_ok(disposition(SIGTERM, SIG_DFL), "and are restored after");
+}
+
+/* wait until fd 0 has input (the pty moves bytes asynchronously) */
+static int input_ready(void)
+{
+	struct pollfd p = { .fd = 0, .events = POLLIN };
+
+	return poll(&p, 1, 10000) == 1;
+}
+
+/* a background job of the terminal: no key, and msg_flush() must not stop it */
+static int background_job(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		setpgid(0, 0);
+		if (interrupt_keys_start() != 0)
+			_exit(1);
+		msg_flush();
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, WUNTRACED) != pid)
+		return 20;
+	if (WIFSTOPPED(st)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		return 21;	/* tcdrain() raised SIGTTOU */
+	}
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 22;
+}
+
+/* In a new session with the pty slave as controlling terminal; 0 or the failed step. */
+static int pty_child(int master, const char *slave)
+{
+	struct termios tio;
+	int fd, r;
+
+	if (setsid() < 0)
+		return 1;
+	fd = open(slave, O_RDWR);	/* a session leader's first tty: its controlling one */
+	if (fd < 0 || dup2(fd, 0) < 0 || dup2(fd, 2) < 0)
+		return 2;
+	if (tcgetpgrp(0) != getpgrp())
+		return 3;
+	if (interrupt_install() < 0 || interrupt_keys_start() != 1)
+		return 4;
+	if (tcgetattr(0, &tio) < 0 || (tio.c_lflag & (ICANON | ECHO)))
+		return 5;
+	if (interrupt_check() != 0)
+		return 6;
+	if (write(master, "ab\n", 3) != 3 || !input_ready() || interrupt_check() != 0)
+		return 7;	/* other keys do not abort */
+	if (write(master, "x\033", 2) != 2)
+		return 8;
+	while (interrupt_check() == 0 && input_ready())
+		;	/* until the Esc is read (or nothing comes for 10 s) */
+	if (interrupt_check() != INTERRUPT_KEY)
+		return 8;
+	if (interrupt_pending() != INTERRUPT_KEY || interrupt_commit() != INTERRUPT_KEY)
+		return 9;
+	interrupt_restore();
+	if (tcgetattr(0, &tio) < 0 || !(tio.c_lflag & ICANON) || !(tio.c_lflag & ECHO))
+		return 10;
+	r = background_job();
+	if (r)
+		return r;
+	msg_flush();	/* the foreground drains, and returns */
+	return 0;
+}
+
+static void test_key(void)
+{
+	int master, st;
+	char *slave;
+	pid_t pid;
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0 ||
+	    !(slave = ptsname(master))) {
+		tap_ok(0, "pseudo-terminal: %s", strerror(errno));
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(pty_child(master, slave));
+	st = -1;
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "on our terminal Esc aborts, other keys do not, the mode comes back; a "
+	       "background job neither reads keys nor stops in msg_flush (failed step: %d)",
+	       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	close(master);
+}
+
+int main(void)
+{
+	test_signals();
+	test_key();
+	return tap_done();
+}
