@@ -35,7 +35,7 @@ demo_boot() {
 			-kernel "$VMLINUZ" -initrd "$INITRD" \
 			-drive file="$T/root.img",format=raw,if=virtio,snapshot=on \
 			-drive file="$T/swap.img",format=raw,if=virtio \
-			-append "console=ttyS0 panic=-1 resume=/dev/vdb torpor_mib=$TEST_MIB $*" \
+			-append "console=ttyS0 panic=-1 no_timer_check resume=/dev/vdb torpor_mib=$TEST_MIB $*" \
 			</dev/null 2>&1
 		echo $? >"$T/boot$_n.rc"
 	} | tee "$T/boot$_n.console" | while IFS= read -r _l; do

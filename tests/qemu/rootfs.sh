@@ -300,7 +300,7 @@ hboot() {
 	_n=$1
 	shift
 	_con=$T/boot$_n.console
-	_cmdline="console=ttyS0 panic=-1 root=/dev/vda rw torpor_mib=$HOOK_MIB $HOOK_CMDLINE $*"
+	_cmdline="console=ttyS0 panic=-1 no_timer_check root=/dev/vda rw torpor_mib=$HOOK_MIB $HOOK_CMDLINE $*"
 	echo "## boot $_n: $_cmdline"
 	_t0=$(now)
 	{
