@@ -22,6 +22,7 @@
 #include "devname.h"
 #include "fsstamp.h"
 #include "loader.h"
+#include "mountinfo.h"
 #include "msg.h"
 #include "restore.h"
 #include "snapshot.h"
@@ -102,33 +103,53 @@ static int check_memory(const struct loader *l)
 	return -ENOMEM;
 }
 
+/* Is the filesystem of @e on a disk?  Its source is a block device, or it is a real device
+ * number (the kernel's /dev/root), or it is a disk filesystem without one (zfs). */
+static int on_disk(const struct mountinfo_entry *e)
+{
+	struct stat st;
+
+	if (e->source[0] == '/' && stat(e->source, &st) == 0 && S_ISBLK(st.st_mode))
+		return 1;	/* whatever its st_dev: btrfs shows an anonymous 0:N */
+	return e->major != 0 || !strcmp(e->fstype, "zfs");
+}
+
 /*
  * Restoring is only safe before any disk filesystem is mounted read-write: the
  * hibernated kernel still believes it owns them.  From an initramfs nothing is;
- * run by hand on a live system, plenty is.
+ * run by hand on a live system, plenty is.  What cannot be read or parsed here
+ * cannot be proven safe either.
  */
 static int check_nothing_mounted(void)
 {
-	char line[1024], opts[256], where[256];
-	unsigned int ma, mi;
-	FILE *f = fopen("/proc/self/mountinfo", "r");
+	struct mountinfo_reader rd;
+	struct mountinfo_entry e;
+	int r;
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*u %*u %u:%u %*s %255s %255s", &ma, &mi, where, opts) != 4)
+	r = mountinfo_open(&rd, MOUNTINFO_PATH);
+	if (r < 0) {
+		msg_error("cannot read %s: %s: cannot tell whether a disk filesystem is "
+			  "mounted, not restoring", MOUNTINFO_PATH, msg_errname(r));
+		msg_hint("mount /proc before running torpor-resume");
+		return r;
+	}
+	while ((r = mountinfo_next(&rd, &e)) > 0) {
+		if (!(mountinfo_has_option(e.mount_opts, "rw") ||
+		      mountinfo_has_option(e.super_opts, "rw")) || !on_disk(&e))
 			continue;
-		if (ma == 0 || strncmp(opts, "rw", 2) || (opts[2] && opts[2] != ','))
-			continue;
-		fclose(f);
-		msg_error("a disk filesystem is mounted read-write at '%s': restoring now would "
-			  "corrupt it", where);
+		msg_error("a disk filesystem (%s on %s) is mounted read-write at '%s': restoring "
+			  "now would corrupt it", e.fstype, e.source, e.mount_point);
 		msg_hint("torpor-resume belongs in the initramfs, before the root filesystem "
 			 "is mounted");
-		return -EBUSY;
+		r = -EBUSY;
+		break;
 	}
-	fclose(f);
-	return 0;
+	if (r < 0 && r != -EBUSY)
+		msg_error("cannot parse line %u of %s: %s: cannot tell whether a disk "
+			  "filesystem is mounted, not restoring", rd.lineno, MOUNTINFO_PATH,
+			  msg_errname(r));
+	mountinfo_close(&rd);
+	return r;
 }
 
 /*

@@ -26,6 +26,7 @@
 #include "devname.h"
 #include "hibernate.h"
 #include "interrupt.h"
+#include "mountinfo.h"
 #include "mounts.h"
 #include "msg.h"
 #include "snapshot.h"
@@ -246,12 +247,44 @@ static void say_open_error(int r)
 	}
 }
 
+/* The mounted filesystems: stamped in fill_identity(), synced after the freeze. */
+static struct mounts mounts;
+
+static void collect_mounts(struct torpor_image *img)
+{
+	uint32_t i;
+	int r;
+
+	r = mounts_collect(&mounts);
+	if (r < 0)
+		msg_warn("cannot read %s: %s; no filesystem is protected against a mount "
+			 "elsewhere", MOUNTINFO_PATH, msg_errname(r));
+	if (mounts.bad_line)
+		msg_warn("cannot parse line %u of %s: a filesystem mounted there may not be "
+			 "protected", mounts.bad_line, MOUNTINFO_PATH);
+	if (r == 0 && mounts.nr_fs) {
+		free(img->fs);
+		img->fs = mounts.fs;
+		img->meta.nr_fs = mounts.nr_fs;
+		mounts.fs = NULL;
+	}
+	for (i = 0; i < mounts.nr_unstamped; i++)
+		msg_warn("not protected against a mount elsewhere: %s %s%s%s",
+			 mounts.unstamped[i].fstype, mounts.unstamped[i].where,
+			 mounts.unstamped[i].err == -EMEDIUMTYPE ? "" : ": ",
+			 mounts.unstamped[i].err == -EMEDIUMTYPE ? "" :
+			 msg_errname(mounts.unstamped[i].err));
+	for (i = 0; i < mounts.nr_unsynced; i++)
+		msg_warn("cannot sync %s %s after freezing: %s", mounts.unsynced[i].fstype,
+			 mounts.unsynced[i].where, mounts.unsynced[i].err == -EXDEV ?
+			 "another filesystem is mounted over it" :
+			 msg_errname(mounts.unsynced[i].err));
+}
+
 static void fill_identity(struct torpor_image *img)
 {
 	struct torpor_meta *m = &img->meta;
-	struct torpor_fsrec *fs;
 	struct utsname u;
-	uint32_t n;
 
 	if (uname(&u) == 0) {
 		snprintf(m->release, sizeof(m->release), "%s", u.release);
@@ -261,12 +294,37 @@ static void fill_identity(struct torpor_image *img)
 	if (sysmem_present_pages(&m->mem_pages) < 0)
 		m->mem_pages = 0;
 	m->created = (uint64_t)time(NULL);
-	if (mounts_collect(&fs, &n) == 0 && n) {
-		free(img->fs);
-		img->fs = fs;
-		m->nr_fs = n;
+	collect_mounts(img);
+	msg_debug("recorded %u mounted filesystems, %u to sync", m->nr_fs, mounts.nr_sync);
+}
+
+/*
+ * Between the kernel's sync in FREEZE and the freeze itself, programs still
+ * write; their data sits in the page cache, and so in the snapshot.  Were the
+ * power cut while the image is written, it would be lost although the frozen
+ * programs saw their writes succeed.  So every filesystem on a local disk is
+ * synced now, while only we run: what the snapshot holds is then on disk too.
+ * Not FUSE or network filesystems: their servers are frozen, or beyond reach.
+ * A failure stops the hibernation: the disk would not agree with the image, and
+ * running on, the programs whose data it was hear of the error (fsync reports it).
+ */
+static int sync_filesystems(void)
+{
+	double t0 = now();
+	uint32_t i = 0;
+	int r;
+
+	r = mounts_sync(&mounts, &i);
+	if (r < 0) {
+		msg_error("syncing %s %s after freezing failed: %s: the disk would not hold what "
+			  "the image holds", mounts.sync[i].fstype, mounts.sync[i].where,
+			  msg_errname(r));
+		msg_hint("'dmesg | tail' names the error; a full filesystem or a failing disk "
+			 "must be dealt with first");
+		return r;
 	}
-	msg_debug("recorded %u mounted filesystems", m->nr_fs);
+	msg_debug("synced %u filesystems in %.2f s", mounts.nr_sync, now() - t0);
+	return 0;
 }
 
 static void say_save_error(int r, const struct writer *w, const struct hib_target *t,
@@ -392,6 +450,9 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		msg_hint("'dmesg | tail' names the task that refused to freeze");
 		goto out_close;
 	}
+	r = sync_filesystems();
+	if (r < 0)
+		goto out_unfreeze;
 	r = snap_create_image(snap_fd, &in_suspend);
 	if (r < 0) {
 		msg_error("creating the snapshot failed: %s", msg_errname(r));
@@ -508,6 +569,7 @@ int hibernate_run(const struct hib_opts *o)
 	}
 	interrupt_restore();
 out_release:
+	mounts_release(&mounts);
 	writer_release(&w);
 out_close:
 	close(dev_fd);

@@ -1,94 +1,253 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * mounts.c - find the local filesystems mounted now and read their mount stamps
+ * mounts.c - the local filesystems mounted now: their mount stamps, and syncing them
  *
- * Each ext2/3/4 filesystem on a block device, once, from /proc/self/mountinfo.
- * torpor-resume refuses the image if any of them was mounted again since.
+ * From /proc/self/mountinfo, every filesystem whose source is a block device:
+ *  - its mount stamp, once per device (torpor-resume refuses the image if it was
+ *    mounted again since), or, for a read-write one we cannot stamp, its name, so
+ *    the user hears that it is not protected;
+ *  - its mount point, opened now, so that it can be synced after the freeze
+ *    without a path walk (see mounts_sync()).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "devname.h"
 #include "fsstamp.h"
+#include "mountinfo.h"
 #include "mounts.h"
 
-/**
- * mounts_parse_line() - device number and filesystem type of one mountinfo line
- * Return: 0, or -EINVAL for a line of another shape.
- */
-int mounts_parse_line(const char *line, unsigned int *ret_major, unsigned int *ret_minor,
-		      char *ret_fstype, size_t fstype_len)
-{
-	unsigned int ma, mi;
-	const char *sep;
-	char type[64];
+#define NBD_MAJOR 43	/* served by a user-space process, which may be frozen */
 
-	if (sscanf(line, "%*u %*u %u:%u", &ma, &mi) != 2)
-		return -EINVAL;
-	sep = strstr(line, " - ");
-	if (!sep || sscanf(sep + 3, "%63s", type) != 1)
-		return -EINVAL;
-	*ret_major = ma;
-	*ret_minor = mi;
-	snprintf(ret_fstype, fstype_len, "%s", type);
-	return 0;
+/* FUSE (fuse, fuseblk, fuse.*): its server is a process, frozen with the others */
+static int is_fuse(const char *fstype)
+{
+	return !strncmp(fstype, "fuse", 4);
 }
 
-static int is_ext(const char *type)
+/* disk filesystems whose source is not a block device */
+static int is_sourceless_disk(const char *fstype)
 {
-	return !strcmp(type, "ext4") || !strcmp(type, "ext3") || !strcmp(type, "ext2");
+	return !strcmp(fstype, "zfs");
 }
 
-/**
- * mounts_collect() - stamps of all mounted local ext filesystems
- * @ret: a malloc()ed table, @ret_n: its length (both written on success)
- * Return: 0 or -errno.  A filesystem whose device cannot be read is skipped.
+/*
+ * The block device under a mount: its source when that is a block device node
+ * (btrfs shows an anonymous 0:N as its st_dev), else its st_dev when that is a
+ * real device number (a root mounted by the kernel shows the source /dev/root).
  */
-int mounts_collect(struct torpor_fsrec **ret, uint32_t *ret_n)
+static int source_device(const struct mountinfo_entry *e, dev_t *ret)
 {
-	char line[4096], type[64];
-	struct torpor_fsrec *tab = NULL, *nt, f;
-	unsigned int ma, mi;
-	uint32_t n = 0, i;
-	FILE *fp;
-	int fd;
+	struct stat st;
 
-	fp = fopen("/proc/self/mountinfo", "re");
-	if (!fp)
-		return -errno;
-	while (fgets(line, sizeof(line), fp)) {
-		if (mounts_parse_line(line, &ma, &mi, type, sizeof(type)) < 0 || !is_ext(type) ||
-		    ma == 0)
-			continue;
-		for (i = 0; i < n; i++)
-			if (tab[i].dev == (ma << 20 | mi))
-				break;
-		if (i < n)
-			continue;
-		fd = devname_open(makedev(ma, mi), O_RDONLY);
-		if (fd < 0)
-			continue;
-		if (fsstamp_read(fd, &f) == 0) {
-			nt = realloc(tab, (n + 1) * sizeof(*tab));
-			if (!nt) {
-				close(fd);
-				fclose(fp);
-				free(tab);
-				return -ENOMEM;
-			}
-			tab = nt;
-			f.dev = ma << 20 | mi;
-			tab[n++] = f;
-		}
-		close(fd);
+	if (e->source[0] == '/' && stat(e->source, &st) == 0 && S_ISBLK(st.st_mode)) {
+		*ret = st.st_rdev;
+		return 1;
 	}
-	fclose(fp);
-	*ret = tab;
-	*ret_n = n;
+	if (e->major != 0) {
+		*ret = makedev(e->major, e->minor);
+		return 1;
+	}
 	return 0;
+}
+
+static int find(const struct mounts_fs *tab, uint32_t n, dev_t dev)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (tab[i].dev == dev)
+			return (int)i;
+	return -1;
+}
+
+static int add(struct mounts_fs **tab, uint32_t *n, const struct mountinfo_entry *e, dev_t dev,
+	       int fd, int err)
+{
+	struct mounts_fs *nt = realloc(*tab, (*n + 1) * sizeof(**tab));
+	struct mounts_fs f = { strdup(e->fstype), strdup(e->mount_point), dev, fd, err };
+
+	if (nt)
+		*tab = nt;
+	if (!nt || !f.fstype || !f.where) {
+		free(f.fstype);
+		free(f.where);
+		return -ENOMEM;
+	}
+	nt[(*n)++] = f;
+	return 0;
+}
+
+static void drop(struct mounts_fs *tab, uint32_t *n, uint32_t i)
+{
+	free(tab[i].fstype);
+	free(tab[i].where);
+	if (tab[i].fd >= 0)
+		close(tab[i].fd);
+	memmove(&tab[i], &tab[i + 1], (*n - i - 1) * sizeof(*tab));
+	(*n)--;
+}
+
+/* The stamp of block device @dev, once per device. */
+static int stamp(struct mounts *m, const struct mountinfo_entry *e, dev_t dev)
+{
+	uint32_t key = major(dev) << 20 | minor(dev), i;
+	struct torpor_fsrec f, *nt;
+	int fd, r;
+
+	for (i = 0; i < m->nr_fs; i++)
+		if (m->fs[i].dev == key)
+			return 0;
+	if (find(m->unstamped, m->nr_unstamped, dev) >= 0)
+		return 0;
+	fd = devname_open(dev, O_RDONLY);
+	r = fd < 0 ? fd : fsstamp_read(fd, &f);
+	if (fd >= 0)
+		close(fd);
+	if (r < 0) {
+		/*
+		 * Only a filesystem written to can be harmed by a mount elsewhere: a
+		 * read-only one (an iso9660, the squashfs of a snap) is left out.
+		 */
+		if (!mountinfo_has_option(e->super_opts, "rw"))
+			return 0;
+		return add(&m->unstamped, &m->nr_unstamped, e, dev, -1, r);
+	}
+	nt = realloc(m->fs, (m->nr_fs + 1) * sizeof(*nt));
+	if (!nt)
+		return -ENOMEM;
+	m->fs = nt;
+	f.dev = key;
+	m->fs[m->nr_fs++] = f;
+	return 0;
+}
+
+/* The mount id of the mount @fd is on. */
+static int mount_id(int fd, const struct mountinfo_entry *e)
+{
+	struct statx stx;
+	struct stat st;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 && (stx.stx_mask & STATX_MNT_ID))
+		return stx.stx_mnt_id == e->id ? 0 : -EXDEV;
+	/* before Linux 5.8: the same filesystem, at least */
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return st.st_dev == makedev(e->major, e->minor) ? 0 : -EXDEV;
+}
+
+/*
+ * Open the mount point of a read-write filesystem on a local disk, once per
+ * filesystem, for syncfs() (which needs a real open file: O_PATH gives EBADF).
+ * Opening it now, before the freeze, means no path walk can later block on a
+ * frozen FUSE server.  The fd must be on this very mount: a path with another
+ * mount over it leads somewhere else (-EXDEV), maybe to FUSE.
+ */
+static int open_for_sync(struct mounts *m, const struct mountinfo_entry *e, int block)
+{
+	dev_t sbdev = makedev(e->major, e->minor);
+	int fd, r;
+
+	if (!mountinfo_has_option(e->super_opts, "rw") || is_fuse(e->fstype) ||
+	    !(block || is_sourceless_disk(e->fstype)) || e->major == NBD_MAJOR)
+		return 0;
+	if (find(m->sync, m->nr_sync, sbdev) >= 0)
+		return 0;
+	fd = open(e->mount_point, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	r = fd < 0 ? -errno : mount_id(fd, e);
+	if (r == 0) {
+		r = add(&m->sync, &m->nr_sync, e, sbdev, fd, 0);
+		if (r < 0)
+			close(fd);
+		return r;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (find(m->unsynced, m->nr_unsynced, sbdev) >= 0)
+		return 0;
+	return add(&m->unsynced, &m->nr_unsynced, e, sbdev, -1, r);
+}
+
+/**
+ * mounts_collect() - stamps and sync list of the filesystems mounted now
+ * @m: filled on success; release with mounts_release() either way
+ *
+ * A device that cannot be read or holds no filesystem we can stamp lands in
+ * m->unstamped; a line that does not parse is skipped, its number in m->bad_line.
+ * Return: 0 or -errno (mountinfo unreadable, out of memory).
+ */
+int mounts_collect(struct mounts *m)
+{
+	struct mountinfo_reader rd;
+	struct mountinfo_entry e;
+	uint32_t i;
+	dev_t dev;
+	int block, r;
+
+	memset(m, 0, sizeof(*m));
+	r = mountinfo_open(&rd, MOUNTINFO_PATH);
+	if (r < 0)
+		return r;
+	while ((r = mountinfo_next(&rd, &e)) != 0) {
+		if (r == -EINVAL || r == -E2BIG) {
+			if (!m->bad_line)
+				m->bad_line = rd.lineno;
+			continue;
+		}
+		if (r < 0)
+			break;
+		block = source_device(&e, &dev);
+		r = block ? stamp(m, &e, dev) : 0;
+		if (r == 0)
+			r = open_for_sync(m, &e, block);
+		if (r < 0)
+			break;
+	}
+	mountinfo_close(&rd);
+	/* a filesystem hidden at one mount point may have opened at another */
+	for (i = 0; i < m->nr_unsynced; )
+		if (find(m->sync, m->nr_sync, m->unsynced[i].dev) >= 0)
+			drop(m->unsynced, &m->nr_unsynced, i);
+		else
+			i++;
+	return r;
+}
+
+/**
+ * mounts_sync() - syncfs() every filesystem of the sync list
+ * @ret_failed: the index in m->sync of the one that failed
+ * Return: 0, or the -errno of the first failure (the rest are not synced).
+ */
+int mounts_sync(const struct mounts *m, uint32_t *ret_failed)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nr_sync; i++) {
+		if (syncfs(m->sync[i].fd) < 0) {
+			*ret_failed = i;
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+static void release_list(struct mounts_fs *tab, uint32_t n)
+{
+	while (n)
+		drop(tab, &n, n - 1);
+	free(tab);
+}
+
+void mounts_release(struct mounts *m)
+{
+	free(m->fs);
+	release_list(m->unstamped, m->nr_unstamped);
+	release_list(m->sync, m->nr_sync);
+	release_list(m->unsynced, m->nr_unsynced);
+	memset(m, 0, sizeof(*m));
 }

@@ -1,14 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* mounts.h - stamps of the local filesystems mounted while hibernating */
+/* mounts.h - the local filesystems mounted while hibernating: their stamps, and syncing them */
 #ifndef SUSPEND_MOUNTS_H
 #define SUSPEND_MOUNTS_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "image.h"
 
-int mounts_parse_line(const char *line, unsigned int *ret_major, unsigned int *ret_minor,
-		      char *ret_fstype, size_t fstype_len);
-int mounts_collect(struct torpor_fsrec **ret, uint32_t *ret_n);
+/* One filesystem, named for the user by its type and (first) mount point. */
+struct mounts_fs {
+	char *fstype;
+	char *where;
+	dev_t dev;		/* unstamped: the source device; sync lists: the filesystem's st_dev */
+	int fd;			/* sync list: its mount point, open; -1 elsewhere */
+	int err;		/* unsynced list: why it could not be opened (-EXDEV: hidden) */
+};
+
+struct mounts {
+	struct torpor_fsrec *fs;	/* stamps, one per block device (malloc()ed) */
+	uint32_t nr_fs;
+	struct mounts_fs *unstamped;	/* read-write on a block device, but no stamp we know */
+	uint32_t nr_unstamped;
+	struct mounts_fs *sync;		/* to syncfs() after the freeze */
+	uint32_t nr_sync;
+	struct mounts_fs *unsynced;	/* should be synced, but the mount point did not open */
+	uint32_t nr_unsynced;
+	unsigned int bad_line;		/* the first mountinfo line that did not parse, or 0 */
+};
+
+int mounts_collect(struct mounts *m);
+int mounts_sync(const struct mounts *m, uint32_t *ret_failed);
+void mounts_release(struct mounts *m);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test-stamps.c - the small parsers: /proc/zoneinfo, mountinfo lines, /proc/swaps
+ * test-stamps.c - the small parsers: /proc/zoneinfo, /proc/swaps
  * escapes, and ext superblock mount stamps (on a real mke2fs image when available).
  */
 #include <errno.h>
@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "fsstamp.h"
-#include "mounts.h"
 #include "sysmem.h"
 #include "tap.h"
 #include "target.h"
@@ -40,21 +39,6 @@ static void test_zoneinfo(void)
 	       "sysmem: text without present lines is an error");
 	tap_ok(sysmem_present_pages(&pages) == 0 && pages > 0,
 	       "sysmem: this machine's /proc/zoneinfo parses");
-}
-
-static void test_mountinfo(void)
-{
-	char type[64];
-	unsigned int ma = 0, mi = 0;
-
-	tap_ok(mounts_parse_line("29 1 254:3 / / rw,relatime shared:1 - ext4 /dev/vda3 rw\n",
-				 &ma, &mi, type, sizeof(type)) == 0 && ma == 254 && mi == 3 &&
-	       !strcmp(type, "ext4"), "mounts: device and type of a root ext4 line");
-	tap_ok(mounts_parse_line("40 29 0:33 / /run rw - tmpfs tmpfs rw,size=1k\n", &ma, &mi, type,
-				 sizeof(type)) == 0 && ma == 0 && !strcmp(type, "tmpfs"),
-	       "mounts: tmpfs has major 0");
-	tap_ok(mounts_parse_line("garbage\n", &ma, &mi, type, sizeof(type)) == -EINVAL,
-	       "mounts: a malformed line is refused");
 }
 
 static void test_unescape(void)
@@ -113,7 +97,6 @@ static void test_fsstamp(void)
 int main(void)
 {
 	test_zoneinfo();
-	test_mountinfo();
 	test_unescape();
 	test_fsstamp();
 	return tap_done();

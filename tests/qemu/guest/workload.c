@@ -3,6 +3,7 @@
  * workload: the guest process whose memory must survive a hibernate/resume cycle.
  *
  * Usage: workload TOKEN MIB DIR
+ *        workload append LOG [WITNESS]
  *
  * 1. Writes TOKEN to DIR/token.
  * 2. Fills MIB MiB of memory, page by page: the first half of each page is a
@@ -15,8 +16,17 @@
  *    "bad <sum> <token> pages=<bad> first=<page>" to DIR/status.
  *
  * Files are written to DIR/.tmp and renamed, so a reader never sees half a line.
+ *
+ * "append" is the fast appender of the power-cut scenarios: it appends the lines
+ * N+1, N+2, ... to LOG (which holds N lines), one write() each, as fast as it can.
+ * After each write() returns it records the line's number in the first 512-byte
+ * block of the raw device WITNESS with O_DIRECT, so the count of appends the
+ * program saw succeed reaches the disk image at once and survives a power cut.
  * Built statically with gcc for the test initramfs.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -127,6 +137,61 @@ static void check(const unsigned char *mem, size_t pages, uint64_t seed, const c
 	put_file("status", line);
 }
 
+/* the lines in @fd, which must end in a newline when not empty */
+static unsigned long long count_lines(int fd)
+{
+	unsigned long long n = 0;
+	char buf[65536];
+	ssize_t r, i;
+
+	while ((r = read(fd, buf, sizeof(buf))) > 0)
+		for (i = 0; i < r; i++)
+			n += buf[i] == '\n';
+	if (r < 0) {
+		perror("workload: read log");
+		exit(1);
+	}
+	return n;
+}
+
+static int append(const char *log, const char *witness)
+{
+	unsigned long long i;
+	char line[32], *block = NULL;
+	int fd, wfd = -1, len;
+
+	fd = open(log, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		perror(log);
+		return 1;
+	}
+	i = count_lines(fd);
+	if (witness) {
+		wfd = open(witness, O_WRONLY | O_DIRECT | O_CLOEXEC);
+		if (wfd < 0 || posix_memalign((void **)&block, 4096, 4096)) {
+			perror(witness);
+			return 1;
+		}
+		memset(block, 0, 4096);
+	}
+	for (;;) {
+		len = snprintf(line, sizeof(line), "%llu\n", ++i);
+		if (write(fd, line, (size_t)len) != len) {
+			perror("workload: append");
+			return 1;
+		}
+		if (wfd < 0)
+			continue;
+		memcpy(block, line, (size_t)len + 1);
+		while (pwrite(wfd, block, 512, 0) != 512) {
+			if (errno != EINTR) {
+				perror("workload: witness");
+				return 1;
+			}
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec tick = { 0, 100 * 1000 * 1000 };
@@ -137,8 +202,10 @@ int main(int argc, char **argv)
 	size_t pages, n;
 	uint64_t seed;
 
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "append"))
+		return append(argv[2], argc == 4 ? argv[3] : NULL);
 	if (argc != 4) {
-		fprintf(stderr, "usage: workload TOKEN MIB DIR\n");
+		fprintf(stderr, "usage: workload TOKEN MIB DIR | workload append LOG [WITNESS]\n");
 		return 2;
 	}
 	snprintf(token, sizeof(token), "%s", argv[1]);
