@@ -107,6 +107,7 @@ check-klibc: $(B)/torpor-resume
 
 check: deps-check all check-klibc $(UNIT_BINS) $(UNIT_ASAN_BINS)
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
+		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh \
 		tests/shellcheck.sh
 
 fuzz:
@@ -154,7 +155,16 @@ DRACUT_MOD := 90torpor
 .PHONY: hooks
 hooks: $(HOOK_OUTS)
 
-$(HOOK_OUTS): $(B)/%: % Makefile
+# the install variables the templates take, rewritten only when one changes, so that
+# an install with another PREFIX or LIBEXECDIR remakes the hooks (as git's GIT-PREFIX)
+$(B)/install-vars: FORCE
+	@mkdir -p $(dir $@)
+	@v='LIBEXECDIR=$(LIBEXECDIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
+
+.PHONY: FORCE
+FORCE:
+
+$(HOOK_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' $< >$@
 
