@@ -23,6 +23,8 @@ HOOK_TIMEOUT=${TORPOR_HOOK_TIMEOUT:-180}
 SWAP_UUID=7f3c1c9e-4b0a-4c2e-9d41-0c5e6a1b2d30
 SWAP_LABEL=torpor-swap
 SWAP_PARTUUID=3b8e2f4a-91c7-4d5e-a0b6-7c2d9e1f4a58
+# a resume device that no disk carries
+NODEV_UUID=0badc0de-0000-4000-8000-000000000000
 PART_START=2048
 # where make install puts torpor-resume (the Makefile's default LIBEXECDIR)
 HOOK_LIBEXECDIR=/usr/local/lib/torpor
@@ -52,12 +54,13 @@ stale() {
 	return 1
 }
 
-# itools_image OUT: an initramfs-tools image (mkinitramfs -d CONFDIR) whose hooks/
-# and scripts/ come from the staged install, plus a no-op local-premount/resume
-# that hides Debian's, so that only torpor can restore
+# itools_image OUT [nobin]: an initramfs-tools image (mkinitramfs -d CONFDIR) whose
+# hooks/ and scripts/ come from the staged install, plus a no-op local-premount/resume
+# that hides Debian's, so that only torpor can restore; with nobin the hook finds no
+# torpor-resume to add (the boot script is there, the binary is not)
 itools_image() {
 	stale "$1" || return 0
-	_w=$OUT/$KLABEL/itools
+	_w=$OUT/$KLABEL/itools${2:+-$2}
 	rm -rf "$_w"
 	mkdir -p "$_w/conf" || return 1
 	hook_stage "$_w/stage" || return 1
@@ -82,8 +85,10 @@ itools_image() {
 	# mkinitramfs reads /lib/modules/KVER and /boot/config-KVER only: bind the
 	# kernel tree over both in a private mount namespace (the mount points must exist)
 	[ -d /lib/modules ] || mkdir -p /lib/modules
+	_bin=$_w/stage$HOOK_LIBEXECDIR/torpor-resume
+	[ "${2:-}" != nobin ] || _bin=$_w/no-such-file
 	# shellcheck disable=SC2016 # expanded by the inner sh
-	TORPOR_RESUME_BIN=$_w/stage$HOOK_LIBEXECDIR/torpor-resume \
+	TORPOR_RESUME_BIN=$_bin \
 		unshare -m sh -c 'mount --bind "$1/lib/modules" /lib/modules &&
 			mount --bind "$1/boot" /boot && mkinitramfs -d "$2" -o "$3" "$4"' \
 		sh "$KTREE" "$_w/conf" "$1.tmp" "$KVER" || return 1
@@ -337,16 +342,20 @@ hook_roundtrip() {
 	expect_part_sig SWAPSPACE2 "after the restore"
 }
 
-# hook_use itools|dracut-shell|dracut-systemd: build (or reuse) that generator's
+# hook_use itools|itools-nobin|dracut-shell|dracut-systemd: build (or reuse) that generator's
 # image for this kernel, and make a fresh root filesystem and swap disk
 hook_use() {
 	HOOK_INITRD=$OUT/$KLABEL/$1.img
 	_t0=$(now)
 	case $1 in
-	itools)
+	itools | itools-nobin)
 		HOOK_CMDLINE=
 		HOOK_WHAT=local-top
-		itools_image "$HOOK_INITRD"
+		if [ "$1" = itools ]; then
+			itools_image "$HOOK_INITRD"
+		else
+			itools_image "$HOOK_INITRD" nobin
+		fi
 		;;
 	mkinitcpio)
 		HOOK_CMDLINE=
@@ -433,4 +442,41 @@ mkinitcpio_image() {
 		bash "$_w/src/mkinitcpio" -c "$_w/mkinitcpio.conf" -D "$_w/stage/usr/lib/initcpio" \
 		-D "$_w/test" -D "$_w/src" -k "$VMLINUZ" -r "$KTREE" -g "$1.tmp" || return 1
 	mv "$1.tmp" "$1"
+}
+
+# ktime N TEXT: the kernel's timestamp (seconds since it started) of the first
+# kernel-log line of boot N that holds TEXT
+ktime() {
+	awk -v s="] $2" '
+		function ts(line) { sub(/^[^[]*\[ */, "", line); sub(/\].*/, "", line); return line + 0 }
+		index($0, s) { printf "%.3f", ts($0); exit }' "$T/boot$1.console"
+}
+
+# hook_nodevice N WAIT BOUND: boot N has the swap area as resume device (no image),
+# boot N+1 a resume device that never appears, both with torpor.wait=WAIT.  Boot
+# N+1 must reach the root filesystem's init at most BOUND seconds (kernel time)
+# later than boot N, and say the device did not appear.
+hook_nodevice() {
+	hboot "$1" "resume=UUID=$SWAP_UUID" torpor.wait="$2"
+	note_boot "$1"
+	expect "$1" normal-boot poweroff
+	_next=$(($1 + 1))
+	hboot "$_next" "resume=UUID=$NODEV_UUID" torpor.wait="$2"
+	note_boot "$_next"
+	expect "$_next" normal-boot poweroff
+	expect_not "$_next" resumed
+	expect_line "$_next" "resume device 'UUID=$NODEV_UUID' did not appear"
+	_a=$(ktime "$1" "=== init")
+	_b=$(ktime "$_next" "=== init")
+	if [ -z "$_a" ] || [ -z "$_b" ]; then
+		fail "no kernel timestamp of '=== init' (boot $1: '$_a', boot $_next: '$_b')"
+		return
+	fi
+	_cost=$(sub "$_b" "$_a")
+	note "missing resume device, torpor.wait=$2: root init at $_b s (kernel time), with the device $_a s: costs $_cost s"
+	if awk -v c="$_cost" -v b="$3" 'BEGIN { exit !(c <= b) }'; then
+		echo "ok: a missing resume device cost $_cost s (bound $3 s, torpor.wait=$2)"
+	else
+		fail "a missing resume device cost $_cost s, more than $3 s (torpor.wait=$2)"
+	fi
 }
