@@ -20,7 +20,7 @@ torpor_pre_mount() {
     fi
     getargbool 0 torpor.debug && echo "<6>torpor: pre-mount: start, device $_spec" >/dev/kmsg
     set -- --device="$_spec"
-    if read -r _end </run/torpor/deadline 2>/dev/null; then
+    if [ -s /run/torpor/deadline ] && read -r _end </run/torpor/deadline; then
         read -r _now _ </proc/uptime
         _now=${_now%.*}${_now#*.}
         _now=${_now#"${_now%%[!0]*}"}
