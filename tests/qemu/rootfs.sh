@@ -447,15 +447,25 @@ mkinitcpio_image() {
 # ktime N TEXT: the kernel's timestamp (seconds since it started) of the first
 # kernel-log line of boot N that holds TEXT
 ktime() {
-	awk -v s="] $2" '
-		function ts(line) { sub(/^[^[]*\[ */, "", line); sub(/\].*/, "", line); return line + 0 }
-		index($0, s) { printf "%.3f", ts($0); exit }' "$T/boot$1.console"
+	awk -v s="$2" '{ sub(/^[^ ]* /, "") }
+		/^\[ *[0-9]+\.[0-9]+\]/ && index($0, s) {
+			sub(/^\[ */, ""); sub(/\].*/, ""); printf "%.3f", $0 + 0; exit }' "$T/boot$1.console"
+}
+
+# disk_to_init N: kernel seconds from the swap disk's partition scan ("vdb: vdb1", the
+# last disk to appear) to the root's init in boot N: the part of the boot that a
+# wait for the resume device lengthens, without the kernel's and udev's start
+disk_to_init() {
+	_d=$(ktime "$1" "vdb: vdb1")
+	_i=$(ktime "$1" "=== init")
+	[ -n "$_d" ] && [ -n "$_i" ] && sub "$_i" "$_d"
 }
 
 # hook_nodevice N WAIT BOUND: boot N has the swap area as resume device (no image),
 # boot N+1 a resume device that never appears, both with torpor.wait=WAIT.  Boot
-# N+1 must reach the root filesystem's init at most BOUND seconds (kernel time)
-# later than boot N, and say the device did not appear.
+# N+1 must get from the swap disk's appearance to the root's init within BOUND
+# seconds (kernel time) and say the device did not appear; the difference to boot N
+# is what the missing device cost.
 hook_nodevice() {
 	hboot "$1" "resume=UUID=$SWAP_UUID" torpor.wait="$2"
 	note_boot "$1"
@@ -466,17 +476,17 @@ hook_nodevice() {
 	expect "$_next" normal-boot poweroff
 	expect_not "$_next" resumed
 	expect_line "$_next" "resume device 'UUID=$NODEV_UUID' did not appear"
-	_a=$(ktime "$1" "=== init")
-	_b=$(ktime "$_next" "=== init")
+	_a=$(disk_to_init "$1")
+	_b=$(disk_to_init "$_next")
 	if [ -z "$_a" ] || [ -z "$_b" ]; then
-		fail "no kernel timestamp of '=== init' (boot $1: '$_a', boot $_next: '$_b')"
+		fail "no kernel timestamps of 'vdb: vdb1' and '=== init' (boot $1: '$_a', boot $_next: '$_b')"
 		return
 	fi
 	_cost=$(sub "$_b" "$_a")
-	note "missing resume device, torpor.wait=$2: root init at $_b s (kernel time), with the device $_a s: costs $_cost s"
-	if awk -v c="$_cost" -v b="$3" 'BEGIN { exit !(c <= b) }'; then
-		echo "ok: a missing resume device cost $_cost s (bound $3 s, torpor.wait=$2)"
+	note "missing resume device, torpor.wait=$2: swap disk to root init $_b s (kernel time), $_a s with the device: costs $_cost s"
+	if awk -v c="$_b" -v b="$3" 'BEGIN { exit !(c <= b) }'; then
+		echo "ok: swap disk to root init in $_b s with a missing resume device (bound $3 s); $_a s with it: costs $_cost s"
 	else
-		fail "a missing resume device cost $_cost s, more than $3 s (torpor.wait=$2)"
+		fail "swap disk to root init took $_b s with a missing resume device, more than $3 s (torpor.wait=$2)"
 	fi
 }
