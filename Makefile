@@ -59,7 +59,8 @@ SUSPEND_LIB_OBJS := $(filter-out $(B)/glibc/suspend/main.o,$(SUSPEND_OBJS))
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
-.PHONY: all check check-klibc check-qemu check-fuzz test demo bench fuzz clean deps-build deps-check \
+.PHONY: all check check-build check-klibc check-qemu check-fuzz test demo bench fuzz clean deps-build \
+	deps-check \
 	install install-initramfs-tools install-dracut install-mkinitcpio install-all \
 	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-all
 
@@ -105,24 +106,33 @@ check-klibc: $(B)/torpor-resume
 	$(Q)! strings $(B)/torpor-resume | grep -qi 'glibc\|GNU C Library' || { echo "torpor-resume contains glibc" >&2; exit 1; }
 	@echo "torpor-resume: static, klibc only"
 
-check: deps-check all check-klibc $(UNIT_BINS) $(UNIT_ASAN_BINS)
+# The targets the README names install what they need first (tests/deps.sh, which
+# does nothing when all is there), then build in a second make: a prerequisite
+# could be built before the packages are in, with -j.
+check:
+	$(Q)sh tests/deps.sh check
+	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
 		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh \
 		tests/shellcheck.sh
 
+check-build: all check-klibc $(UNIT_BINS) $(UNIT_ASAN_BINS)
+
 fuzz:
-	$(Q)sh tests/deps.sh check
+	$(Q)sh tests/deps.sh fuzz
 	$(Q)sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # a short bounded pass for make test
 check-fuzz:
+	$(Q)sh tests/deps.sh fuzz
 	$(Q)sh tests/fuzz/run.sh 30
 
 deps-check:
 	$(Q)sh tests/deps.sh check
 
-check-qemu: all
-	$(Q)sh tests/deps.sh qemu
+check-qemu:
+	$(Q)sh tests/deps.sh hooks
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/qemu/run.sh
 
 test:
@@ -131,12 +141,14 @@ test:
 	$(Q)$(MAKE) --no-print-directory check-fuzz
 	$(Q)$(MAKE) --no-print-directory check-qemu
 
-bench: all
+bench:
 	$(Q)sh tests/deps.sh qemu
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/bench/run.sh
 
-demo: all
+demo:
 	$(Q)sh tests/deps.sh qemu
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/qemu/demo.sh
 
 clean:
