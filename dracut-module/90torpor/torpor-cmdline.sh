@@ -48,6 +48,8 @@ else
     if [ ! -s /run/torpor/deadline ]; then
         read -r _torpor_wait </run/torpor/wait
         echo "$((${_torpor_now:-0} + ${_torpor_wait:-0}))" >/run/torpor/deadline
+        ! getargbool 0 torpor.debug ||
+            echo "<6>torpor: initqueue: start, waiting for the resume device" >/dev/kmsg
     fi
     read -r _torpor_deadline </run/torpor/deadline
     [ "${_torpor_now:-0}" -ge "${_torpor_deadline:-0}" ]

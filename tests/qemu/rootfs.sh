@@ -462,6 +462,16 @@ disk_to_hook() {
 	[ -n "$_d" ] && [ -n "$_h" ] && sub "$_h" "$_d"
 }
 
+# torpor_wait_time N: kernel seconds boot N spent in torpor's waits: from dracut's
+# initqueue starting to wait for the resume device (torpor.debug's "torpor: initqueue:
+# start", shell mode) or else from the start of torpor's hook, to the hook's end
+torpor_wait_time() {
+	_s=$(ktime "$1" "torpor: initqueue: start")
+	[ -n "$_s" ] || _s=$(ktime "$1" "torpor: $HOOK_WHAT: start")
+	_h=$(ktime "$1" "torpor: $HOOK_WHAT: done")
+	[ -n "$_s" ] && [ -n "$_h" ] && sub "$_h" "$_s"
+}
+
 # hook_nodevice N WAIT BOUND: boot N has the swap area as resume device (no image),
 # boot N+1 a resume device that never appears, both with torpor.wait=WAIT.  In boot
 # N+1 torpor's hook must be done within BOUND seconds (kernel time) of the swap
@@ -484,7 +494,8 @@ hook_nodevice() {
 		return
 	fi
 	_cost=$(sub "$_b" "$_a")
-	note "missing resume device, torpor.wait=$2: swap disk to end of torpor's hook $_b s (kernel time), $_a s with the device: costs $_cost s"
+	note "missing resume device, torpor.wait=$2: swap disk to end of torpor's hook $_b s (kernel time), $_a s with the device"
+	note "torpor's waits: $(torpor_wait_time "$_next") s with a missing resume device, $(torpor_wait_time "$1") s with it"
 	if awk -v c="$_b" -v b="$3" 'BEGIN { exit !(c <= b) }'; then
 		echo "ok: torpor's hook done $_b s after the swap disk appeared with a missing resume device (bound $3 s); $_a s with it: costs $_cost s"
 	else
