@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # 15-itools-nodevice: initramfs-tools: a resume device that never appears costs the
 # boot torpor.wait at most (boots 1 and 2: with the device, then with a UUID no disk
-# carries, torpor.wait=3; boot 2 must get from the swap disk's appearance to the root's
-# init within 60 s of kernel time, twenty times torpor.wait, so that a slow host does
-# not make it fail), and an image without torpor-resume warns (boot 3) instead of
-# booting on silently.
+# carries, torpor.wait=3 and torpor.debug; in boot 2 the local-top script must be done
+# within 60 s of kernel time after the swap disk appeared, twenty times torpor.wait,
+# so that a slow host does not make it fail), and an image without torpor-resume
+# warns (boot 3) instead of booting on silently.
 # The images are built by the generator from torpor's installed hook (rootfs.sh).
 . "$(dirname "$0")/lib.sh"
 . "$QDIR/rootfs.sh"
