@@ -445,11 +445,16 @@ mkinitcpio_image() {
 }
 
 # ktime N TEXT: the kernel's timestamp (seconds since it started) of the first
-# kernel-log line of boot N that holds TEXT
+# kernel-log line of boot N that holds TEXT (the "[ seconds]" just before TEXT: the
+# console may have other output before it on the same line)
 ktime() {
 	awk -v s="$2" '{ sub(/^[^ ]* /, "") }
-		/^\[ *[0-9]+\.[0-9]+\]/ && index($0, s) {
-			sub(/^\[ */, ""); sub(/\].*/, ""); printf "%.3f", $0 + 0; exit }' "$T/boot$1.console"
+		(p = index($0, s)) > 1 {
+			pre = substr($0, 1, p - 1)
+			if (match(pre, /\[ *[0-9]+\.[0-9]+\] *$/)) {
+				t = substr(pre, RSTART + 1); sub(/^ */, "", t); printf "%.3f", t + 0; exit
+			}
+		}' "$T/boot$1.console"
 }
 
 # disk_to_hook N: kernel seconds from the swap disk's partition scan ("vdb: vdb1", the
