@@ -62,7 +62,8 @@ TEST_SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/test/%.o)
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
-.PHONY: all check check-klibc check-hooks check-qemu check-fuzz test demo bench fuzz clean deps-build deps-check \
+.PHONY: all check check-build check-klibc check-hooks check-qemu check-fuzz test demo bench fuzz clean \
+	deps-build deps-check \
 	install install-initramfs-tools install-dracut install-mkinitcpio install-all \
 	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-all
 
@@ -123,23 +124,33 @@ check-hooks: $(B)/torpor-suspend $(B)/test/torpor-suspend
 		{ echo "$(B)/test/torpor-suspend lacks the test hooks" >&2; exit 1; }
 	@echo "torpor-suspend: no test hooks (they are in $(B)/test/torpor-suspend)"
 
-check: deps-check all check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS)
+# The targets the README names install what they need first (tests/deps.sh, which
+# does nothing when all is there), then build in a second make: a prerequisite
+# could be built before the packages are in, with -j.
+check:
+	$(Q)sh tests/deps.sh check
+	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
+		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh \
 		tests/shellcheck.sh
 
+check-build: all check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS)
+
 fuzz:
-	$(Q)sh tests/deps.sh check
+	$(Q)sh tests/deps.sh fuzz
 	$(Q)sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # a short bounded pass for make test
 check-fuzz:
+	$(Q)sh tests/deps.sh fuzz
 	$(Q)sh tests/fuzz/run.sh 30
 
 deps-check:
 	$(Q)sh tests/deps.sh check
 
-check-qemu: all
-	$(Q)sh tests/deps.sh qemu
+check-qemu:
+	$(Q)sh tests/deps.sh hooks
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/qemu/run.sh
 
 test:
@@ -148,12 +159,14 @@ test:
 	$(Q)$(MAKE) --no-print-directory check-fuzz
 	$(Q)$(MAKE) --no-print-directory check-qemu
 
-bench: all
+bench:
 	$(Q)sh tests/deps.sh qemu
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/bench/run.sh
 
-demo: all
+demo:
 	$(Q)sh tests/deps.sh qemu
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/qemu/demo.sh
 
 clean:
@@ -172,7 +185,16 @@ DRACUT_MOD := 90torpor
 .PHONY: hooks
 hooks: $(HOOK_OUTS)
 
-$(HOOK_OUTS): $(B)/%: % Makefile
+# the install variables the templates take, rewritten only when one changes, so that
+# an install with another PREFIX or LIBEXECDIR remakes the hooks (as git's GIT-PREFIX)
+$(B)/install-vars: FORCE
+	@mkdir -p $(dir $@)
+	@v='LIBEXECDIR=$(LIBEXECDIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
+
+.PHONY: FORCE
+FORCE:
+
+$(HOOK_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' $< >$@
 

@@ -51,16 +51,24 @@ static void show_progress(uint64_t done, uint64_t total)
 	msg_progress("loading image: %llu%%", (unsigned long long)(done * 100 / total));
 }
 
-/* Wait up to @seconds for the device named @spec to appear. */
+/*
+ * One deadline for every device torpor-resume waits for: the resume device and
+ * then each filesystem the image recorded share the @seconds given to the first
+ * wait (torpor.wait=), so that missing disks cost the boot that much at most.
+ */
+static long long wait_deadline;
+
+/* Wait for the device named @spec to appear, until the shared deadline. */
 static int wait_device(const char *spec, int seconds, dev_t *ret_dev)
 {
-	long long deadline = now_ms() + (long long)seconds * 1000;
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
 	int r;
 
+	if (!wait_deadline)
+		wait_deadline = now_ms() + (long long)seconds * 1000;
 	for (;;) {
 		r = devname_resolve(spec, ret_dev);
-		if (r != -ENOENT || now_ms() >= deadline)
+		if (r != -ENOENT || now_ms() >= wait_deadline)
 			return r;
 		nanosleep(&ts, NULL);
 	}
@@ -155,8 +163,9 @@ static int check_nothing_mounted(void)
 /*
  * Was any filesystem that was mounted at hibernation time mounted again since?
  * Each is looked up by UUID (device numbers may change between boots) and
- * waited for as long as the resume device; one that never appears cannot be
- * checked and is reported, not fatal (a disk unplugged while hibernated).
+ * waited for until the deadline the resume device's wait started; one that has
+ * not appeared by then cannot be checked and is reported, not fatal (a disk
+ * unplugged while hibernated).
  */
 static int check_filesystems(const struct loader *l, int wait_seconds)
 {

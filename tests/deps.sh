@@ -1,9 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Install what building and testing torpor needs from Debian's archive, when it
-# is missing.  Usage: tests/deps.sh build|check|qemu|hooks|fuzz|all
+# is missing.  Usage: tests/deps.sh build|check|fuzz|qemu|hooks|all
+#   build: torpor itself;  check: make check (no clang: the fuzzers' packages are
+#   in fuzz, for make fuzz);  qemu: make demo, make bench;  hooks: make check-qemu
+#   (the generators too);  all: make test.
 # Each need is a "probe package" pair: the probe is a file that exists once the
-# package is installed.  Prints what it installs; needs root for apt-get.
+# package is installed.  Does nothing when everything is there; otherwise prints
+# what it installs, which needs root (apt-get): as a normal user it fails with a hint.
 set -eu
 
 need_build="
@@ -16,11 +20,13 @@ need_build="
 need_check="
 /usr/bin/shellcheck shellcheck
 /sbin/mkswap util-linux
-/usr/bin/clang clang
-/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
 /usr/bin/valgrind valgrind
 /sbin/mdadm mdadm
 /sbin/mke2fs e2fsprogs
+"
+need_fuzz="
+/usr/bin/clang clang
+/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
 "
 need_qemu="
 /usr/bin/qemu-system-x86_64 qemu-system-x86
@@ -43,10 +49,11 @@ list=
 case "${1:-all}" in
 build) list=$need_build ;;
 check) list="$need_build $need_check" ;;
+fuzz) list="$need_build $need_fuzz" ;;
 qemu) list="$need_build $need_qemu" ;;
 hooks) list="$need_build $need_qemu $need_hooks" ;;
-all) list="$need_build $need_check $need_qemu $need_hooks" ;;
-*) echo "usage: $0 build|check|qemu|hooks|all" >&2; exit 2 ;;
+all) list="$need_build $need_check $need_fuzz $need_qemu $need_hooks" ;;
+*) echo "usage: $0 build|check|fuzz|qemu|hooks|all" >&2; exit 2 ;;
 esac
 
 missing=

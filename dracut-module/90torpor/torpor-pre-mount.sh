@@ -3,11 +3,14 @@
 # pre-mount hook of torpor's dracut module (sourced by dracut's init, or by
 # dracut-pre-mount.service with systemd): run torpor-resume with the resume device
 # from the command line.  It restores an image and never returns, or returns 0 and
-# the boot goes on; noresume makes it invalidate the image.
+# the boot goes on; noresume makes it invalidate the image.  In shell mode the
+# initqueue already waited for the device (torpor-cmdline.sh): torpor-resume waits
+# only for what is left of torpor.wait=, for the device and the filesystems the
+# image recorded.
 
 torpor_pre_mount() {
     local _bin=@LIBEXECDIR@/torpor-resume
-    local _spec _off
+    local _spec _off _now _end
 
     _spec=$(getarg resume=) || return 0
     [ -n "$_spec" ] || return 0
@@ -17,6 +20,14 @@ torpor_pre_mount() {
     fi
     getargbool 0 torpor.debug && echo "<6>torpor: pre-mount: start, device $_spec" >/dev/kmsg
     set -- --device="$_spec"
+    if [ -s /run/torpor/deadline ] && read -r _end </run/torpor/deadline; then
+        read -r _now _ </proc/uptime
+        _now=${_now%.*}${_now#*.}
+        _now=${_now#"${_now%%[!0]*}"}
+        _end=$(((_end - ${_now:-0}) / 100))
+        [ "$_end" -gt 0 ] || _end=0
+        set -- "$@" --wait="$_end"
+    fi
     _off=$(getarg resume_offset=) && [ -n "$_off" ] && set -- "$@" --offset="$_off"
     getargbool 0 noresume && set -- "$@" --noresume
     "$_bin" "$@" || warn "torpor: torpor-resume failed with status $?, continuing boot"

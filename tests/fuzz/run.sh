@@ -29,7 +29,7 @@ case $secs in
 esac
 if ! command -v "$clang" >/dev/null; then
 	echo "fuzz: '$clang' not found" >&2
-	echo "fuzz: hint: apt-get install clang libclang-rt-14-dev (or run tests/deps.sh check)" >&2
+	echo "fuzz: hint: apt-get install clang libclang-rt-14-dev (or run sh tests/deps.sh fuzz)" >&2
 	exit 1
 fi
 mkdir -p "$out" || exit 1

@@ -27,6 +27,8 @@ HOOK_TIMEOUT=${TORPOR_HOOK_TIMEOUT:-180}
 SWAP_UUID=7f3c1c9e-4b0a-4c2e-9d41-0c5e6a1b2d30
 SWAP_LABEL=torpor-swap
 SWAP_PARTUUID=3b8e2f4a-91c7-4d5e-a0b6-7c2d9e1f4a58
+# a resume device that no disk carries
+NODEV_UUID=0badc0de-0000-4000-8000-000000000000
 PART_START=2048
 # where make install puts torpor-resume (the Makefile's default LIBEXECDIR)
 HOOK_LIBEXECDIR=/usr/local/lib/torpor
@@ -56,9 +58,11 @@ stale() {
 	return 1
 }
 
-# itools_image OUT [MODULE...]: an initramfs-tools image (mkinitramfs -d CONFDIR) whose
-# hooks/ and scripts/ come from the staged install, plus a no-op local-premount/resume
-# that hides Debian's, so that only torpor can restore; MODULEs are added to the list
+# itools_image OUT [nobin] [MODULE...]: an initramfs-tools image (mkinitramfs -d CONFDIR)
+# whose hooks/ and scripts/ come from the staged install, plus a no-op
+# local-premount/resume that hides Debian's, so that only torpor can restore; with
+# nobin the hook finds no torpor-resume to add (the boot script is there, the binary
+# is not); MODULEs are added to the list
 itools_image() {
 	stale "$1" || return 0
 	_w=$OUT/$KLABEL/$(basename "$1" .img)
@@ -76,6 +80,11 @@ itools_image() {
 	EOF
 	_out=$1
 	shift
+	_nobin=
+	if [ "${1:-}" = nobin ]; then
+		_nobin=1
+		shift
+	fi
 	printf '%s\n' virtio_pci virtio_blk ext4 "$@" >"$_w/conf/modules"
 	mkdir -p "$_w/conf/scripts/local-premount"
 	cat >"$_w/conf/scripts/local-premount/resume" <<-'EOF'
@@ -88,8 +97,10 @@ itools_image() {
 	# mkinitramfs reads /lib/modules/KVER and /boot/config-KVER only: bind the
 	# kernel tree over both in a private mount namespace (the mount points must exist)
 	[ -d /lib/modules ] || mkdir -p /lib/modules
+	_bin=$_w/stage$HOOK_LIBEXECDIR/torpor-resume
+	[ -z "$_nobin" ] || _bin=$_w/no-such-file
 	# shellcheck disable=SC2016 # expanded by the inner sh
-	TORPOR_RESUME_BIN=$_w/stage$HOOK_LIBEXECDIR/torpor-resume \
+	TORPOR_RESUME_BIN=$_bin \
 		unshare -m sh -c 'mount --bind "$1/lib/modules" /lib/modules &&
 			mount --bind "$1/boot" /boot && mkinitramfs -d "$2" -o "$3" "$4"' \
 		sh "$KTREE" "$_w/conf" "$_out.tmp" "$KVER" || return 1
@@ -373,16 +384,21 @@ hook_roundtrip() {
 	expect_part_sig SWAPSPACE2 "after the restore"
 }
 
-# hook_use itools|itools-btrfs|dracut-shell|dracut-systemd: build (or reuse) that generator's
+# hook_use itools|itools-nobin|itools-btrfs|dracut-shell|dracut-systemd: build (or reuse)
+# that generator's
 # image for this kernel, and make a fresh root filesystem and swap disk
 hook_use() {
 	HOOK_INITRD=$OUT/$KLABEL/$1.img
 	_t0=$(now)
 	case $1 in
-	itools)
+	itools | itools-nobin)
 		HOOK_CMDLINE=
 		HOOK_WHAT=local-top
-		itools_image "$HOOK_INITRD"
+		if [ "$1" = itools ]; then
+			itools_image "$HOOK_INITRD"
+		else
+			itools_image "$HOOK_INITRD" nobin
+		fi
 		;;
 	itools-btrfs)
 		HOOK_CMDLINE=
@@ -477,4 +493,68 @@ mkinitcpio_image() {
 		bash "$_w/src/mkinitcpio" -c "$_w/mkinitcpio.conf" -D "$_w/stage/usr/lib/initcpio" \
 		-D "$_w/test" -D "$_w/src" -k "$VMLINUZ" -r "$KTREE" -g "$1.tmp" || return 1
 	mv "$1.tmp" "$1"
+}
+
+# ktime N TEXT: the kernel's timestamp (seconds since it started) of the first
+# kernel-log line of boot N that holds TEXT (the "[ seconds]" just before TEXT: the
+# console may have other output before it on the same line)
+ktime() {
+	awk -v s="$2" '{ sub(/^[^ ]* /, "") }
+		(p = index($0, s)) > 1 {
+			pre = substr($0, 1, p - 1)
+			if (match(pre, /\[ *[0-9]+\.[0-9]+\] *$/)) {
+				t = substr(pre, RSTART + 1); sub(/^ */, "", t); printf "%.3f", t + 0; exit
+			}
+		}' "$T/boot$1.console"
+}
+
+# disk_to_hook N: kernel seconds from the swap disk's partition scan ("vdb: vdb1", the
+# last disk to appear) to the end of torpor's boot hook ("torpor: WHAT: done", with
+# torpor.debug) in boot N: the waits for the resume device (the host's and
+# torpor-resume's), without the kernel's start before it or the root's mount after
+disk_to_hook() {
+	_d=$(ktime "$1" "vdb: vdb1")
+	_h=$(ktime "$1" "torpor: $HOOK_WHAT: done")
+	[ -n "$_d" ] && [ -n "$_h" ] && sub "$_h" "$_d"
+}
+
+# torpor_wait_time N: kernel seconds boot N spent in torpor's waits: from dracut's
+# initqueue starting to wait for the resume device (torpor.debug's "torpor: initqueue:
+# start", shell mode) or else from the start of torpor's hook, to the hook's end
+torpor_wait_time() {
+	_s=$(ktime "$1" "torpor: initqueue: start")
+	[ -n "$_s" ] || _s=$(ktime "$1" "torpor: $HOOK_WHAT: start")
+	_h=$(ktime "$1" "torpor: $HOOK_WHAT: done")
+	[ -n "$_s" ] && [ -n "$_h" ] && sub "$_h" "$_s"
+}
+
+# hook_nodevice N WAIT BOUND: boot N has the swap area as resume device (no image),
+# boot N+1 a resume device that never appears, both with torpor.wait=WAIT.  In boot
+# N+1 torpor's hook must be done within BOUND seconds (kernel time) of the swap
+# disk's appearance, and say the device did not appear; the difference to boot N is
+# what the missing device cost.
+hook_nodevice() {
+	hboot "$1" "resume=UUID=$SWAP_UUID" torpor.wait="$2" torpor.debug
+	note_boot "$1"
+	expect "$1" normal-boot poweroff
+	_next=$(($1 + 1))
+	hboot "$_next" "resume=UUID=$NODEV_UUID" torpor.wait="$2" torpor.debug
+	note_boot "$_next"
+	expect "$_next" normal-boot poweroff
+	expect_not "$_next" resumed
+	expect_line "$_next" "resume device 'UUID=$NODEV_UUID' did not appear"
+	_a=$(disk_to_hook "$1")
+	_b=$(disk_to_hook "$_next")
+	if [ -z "$_a" ] || [ -z "$_b" ]; then
+		fail "no kernel timestamps of 'vdb: vdb1' and 'torpor: $HOOK_WHAT: done' (boot $1: '$_a', boot $_next: '$_b')"
+		return
+	fi
+	_cost=$(sub "$_b" "$_a")
+	note "missing resume device, torpor.wait=$2: swap disk to end of torpor's hook $_b s (kernel time), $_a s with the device"
+	note "torpor's waits: $(torpor_wait_time "$_next") s with a missing resume device, $(torpor_wait_time "$1") s with it"
+	if awk -v c="$_b" -v b="$3" 'BEGIN { exit !(c <= b) }'; then
+		echo "ok: torpor's hook done $_b s after the swap disk appeared with a missing resume device (bound $3 s); $_a s with it: costs $_cost s"
+	else
+		fail "torpor's hook done $_b s after the swap disk appeared with a missing resume device, more than $3 s (torpor.wait=$2)"
+	fi
 }
