@@ -26,7 +26,7 @@ test_run() {
 	expect 2 normal-boot poweroff
 	expect_not 2 resumed
 	expect_line 2 "^torpor: malformed kernel parameter 'torpor\\.wait=x': not a number of seconds$"
-	expect_line 2 "^torpor: malformed kernel command line: not restoring the image on /dev/vdb$"
+	expect_line 2 "^torpor: warning: malformed kernel command line: not restoring the image on /dev/vdb$"
 	expect_line 2 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
 	expect_sig SWAPSPACE2 "after the boot with noresume torpor.wait=x"
 	note "$(sed -n 's/^[^ ]* \(torpor: malformed kernel parameter .*\)/\1/p' "$T/boot2.console" | head -n 1)"
@@ -43,6 +43,7 @@ test_run() {
 	expect 5 normal-boot poweroff
 	expect_not 5 resumed
 	expect_line 5 "^torpor: malformed kernel parameter 'resume_offset=': empty$"
+	expect_line 5 "^torpor: warning: malformed kernel command line: not restoring the image on /dev/vdb$"
 	expect_line 5 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
 	expect_sig SWAPSPACE2 "after the boot with an empty resume_offset="
 
