@@ -37,6 +37,9 @@ test_run() {
 	expect_no_line 3 "^torpor: restoring" "the discarded image is not restored"
 
 	echo "## (b) an empty resume_offset="
+	# each case starts from a fresh swap area: an image one case leaves behind
+	# (on a torpor that fails it) is not restored into the next one
+	swap_create
 	hibernate_first 4
 	boot 5 torpor_test=boot resume_offset=
 	note_boot 5
@@ -48,6 +51,7 @@ test_run() {
 	expect_sig SWAPSPACE2 "after the boot with an empty resume_offset="
 
 	echo "## (c) noresumeXYZ"
+	swap_create
 	hibernate_first 6
 	boot 7 torpor_test=boot noresumeXYZ
 	note_boot 7
