@@ -18,7 +18,8 @@
  *     image left invalidated, exit 0 so that the boot goes on normally.
  * A malformed parameter or argument value, or an unreadable /proc/cmdline, is a
  * doubt: the image is discarded as for noresume, on the device and offset that
- * the well-formed parameters give, and the message names the malformed one.
+ * the well-formed parameters give, and the message names the malformed one; a
+ * malformed offset is tried as the kernel reads it (leading digits), then as 0.
  * Exit 2 is a usage error (an unknown option, or a malformed value with --dump);
  * --dump prints the image description and changes nothing.
  */
@@ -48,6 +49,7 @@ static void usage(void)
 /* What the arguments gave, so that /proc/cmdline fills in only the rest. */
 struct given {
 	int device, offset, wait;
+	int offset_bad;			/* --offset was malformed */
 	const char *malformed;		/* the first malformed argument, NULL if none */
 };
 
@@ -73,8 +75,10 @@ static int parse_args(int argc, char **argv, struct restore_opts *o, struct give
 			if (parse_num(a + 9, ULLONG_MAX, &v) == 0) {
 				o->offset = v;
 				g->offset = 1;
-			} else if (!g->malformed) {
-				g->malformed = a;
+			} else {
+				g->offset_bad = 1;
+				if (!g->malformed)
+					g->malformed = a;
 			}
 		} else if (!strncmp(a, "--wait=", 7)) {
 			if (parse_num(a + 7, 3600, &v) == 0) {
@@ -150,6 +154,7 @@ int main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	memset(&g, 0, sizeof(g));
+	memset(&cl, 0, sizeof(cl));
 	o.wait_seconds = -1;
 	msg_init(1);
 	r = parse_args(argc, argv, &o, &g);
@@ -166,6 +171,16 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	r = restore_run(&o);
+	/*
+	 * A malformed offset was read as the kernel reads it (its leading digits);
+	 * the image may as well be at the start of a swap partition: discard there too.
+	 */
+	if (o.discard_reason && !o.dump && o.offset && !g.offset &&
+	    (g.offset_bad || cl.resume_offset_bad)) {
+		o.offset = 0;
+		o.wait_seconds = 0;
+		restore_run(&o);
+	}
 	msg_flush();
 	/* the boot always goes on; only --dump reports failure in its status */
 	return o.dump && r < 0 ? 1 : 0;
