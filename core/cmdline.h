@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #define CMDLINE_RESUME_MAX	256	/* resume= value, with the NUL; the kernel keeps 255 */
-#define CMDLINE_MALFORMED_MAX	64	/* the first malformed parameter, as written, cut short */
+#define CMDLINE_MALFORMED_MAX	64	/* the first malformed parameter, cut short */
 
 struct torpor_cmdline {
 	char resume[CMDLINE_RESUME_MAX];	/* last well-formed resume= value, "" if none */

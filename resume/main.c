@@ -71,7 +71,7 @@ static int parse_args(int argc, char **argv, struct restore_opts *o, struct give
 			snprintf(o->device, sizeof(o->device), "%s", a + 9);
 			g->device = 1;
 		} else if (!strncmp(a, "--offset=", 9)) {
-			/* the hooks pass resume_offset= through: malformed is a doubt, not a usage error */
+			/* hooks pass resume_offset= on: a bad one is a doubt, not a usage error */
 			if (parse_num(a + 9, ULLONG_MAX, &v) == 0) {
 				o->offset = v;
 				g->offset = 1;

@@ -148,7 +148,8 @@ static void test_offsets(void)
 	       c.has_resume_offset && c.resume_offset == 5,
 	       "cmdline: a bad later resume_offset is recorded, the earlier value kept");
 	tap_ok(parse("resume_offset=x") == -EINVAL && c.resume_offset_bad &&
-	       !c.has_resume_offset && c.wait_seconds == -1 && !strcmp(c.malformed, "resume_offset=x"),
+	       !c.has_resume_offset && c.wait_seconds == -1 &&
+	       !strcmp(c.malformed, "resume_offset=x"),
 	       "cmdline: resume_offset=x is named, no offset, the rest are defaults");
 	tap_ok(parse("resume_offset=34816k") == -EINVAL && c.resume_offset_bad &&
 	       c.has_resume_offset && c.resume_offset == 34816,
@@ -225,7 +226,8 @@ static void test_malformed(void)
 	tap_ok(parse("torpor.wait=x noresume") == -EINVAL && c.noresume,
 	       "cmdline: noresume after a malformed value");
 	tap_ok(parse("resume=/dev/vdb resume_offset= noresume") == -EINVAL && c.noresume &&
-	       c.resume_offset_bad && !c.has_resume_offset && !strcmp(c.malformed, "resume_offset="),
+	       c.resume_offset_bad && !c.has_resume_offset &&
+	       !strcmp(c.malformed, "resume_offset="),
 	       "cmdline: empty resume_offset= named, noresume still read");
 	tap_ok(parse("torpor.debug=maybe torpor.force=2 torpor.wait=3") == -EINVAL &&
 	       !strcmp(c.malformed, "torpor.debug=maybe") && strstr(c.malformed_why, "boolean") &&
