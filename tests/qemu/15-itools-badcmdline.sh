@@ -27,7 +27,7 @@ test_run() {
 	note_boot 2
 	expect 2 normal-boot poweroff
 	expect_not 2 resumed
-	expect_line 2 "^torpor: malformed argument '--offset=12x': not a number$"
+	expect_line 2 "torpor: malformed argument '--offset=12x': not a number$"
 	expect_line 2 "^torpor: warning: malformed argument: not restoring the image on /dev/vdb1$"
 	expect_line 2 "^torpor: discarded the hibernation image on /dev/vdb1, continuing boot$"
 	expect_part_sig SWAPSPACE2 "after booting with resume_offset=12x"
