@@ -8,7 +8,9 @@
 #      fixed command line finds nothing to restore;
 #  (b) boot 4 hibernates; boot 5 has an empty resume_offset=: discarded too;
 #  (c) boot 6 hibernates; boot 7 has "noresumeXYZ", which the kernel takes as
-#      noresume (obsolete __setup() prefix matching): discarded, not restored.
+#      noresume (obsolete __setup() prefix matching): discarded, not restored;
+#  (d) boot 8 runs torpor-suspend with resume_offset=x: it refuses, with a hint,
+#      instead of ignoring the malformed parameter.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -60,6 +62,16 @@ test_run() {
 	expect_line 7 "^torpor: noresume given: not restoring the image on /dev/vdb$"
 	expect_line 7 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
 	expect_sig SWAPSPACE2 "after the boot with noresumeXYZ"
+
+	echo "## (d) torpor-suspend with resume_offset=x"
+	swap_create
+	boot 8 torpor_test=refused torpor_mib=32 resume_offset=x
+	note_boot 8
+	expect 8 workload-started hibernating "suspend-exit 1" token-ok counter-ok data-ok poweroff
+	expect_not 8 resumed token-bad counter-bad data-bad
+	expect_line 8 "^torpor: malformed kernel parameter 'resume_offset=x': not a decimal page number$"
+	expect_line 8 "^torpor: hint: correct it on the kernel command line, or give --resume= and --resume-offset=$"
+	expect_sig SWAPSPACE2 "after the refused hibernation"
 }
 
 test_main
