@@ -6,7 +6,8 @@
  *
  * Steps:
  *  1. resolve everything first: the resume device and offset (arguments, else
- *     resume= / resume_offset= from /proc/cmdline), the active swap area there,
+ *     resume= / resume_offset= from /proc/cmdline, where a malformed one is an
+ *     error, exit 1), the active swap area there,
  *     the swap header page, this kernel's identity; allocate every buffer;
  *  2. mlockall(), open /dev/snapshot read-only, SET_SWAP_AREA, FREEZE,
  *     CREATE_IMAGE;
@@ -59,6 +60,7 @@ static int parse_u64(const char *s, uint64_t *ret)
 static int from_cmdline(struct hib_opts *o)
 {
 	struct torpor_cmdline cl;
+	const char *bad = NULL;
 	int r;
 
 	r = cmdline_read("/proc/cmdline", &cl);
@@ -67,8 +69,12 @@ static int from_cmdline(struct hib_opts *o)
 		return 0;
 	}
 	/* a malformed value is an error only where it would be used */
-	if ((!o->resume[0] && cl.resume_bad) || (!o->has_offset && cl.resume_offset_bad)) {
-		msg_error("malformed kernel parameter '%s': %s", cl.malformed, cl.malformed_why);
+	if (!o->resume[0] && cl.resume_bad)
+		bad = "resume=: longer than 255 bytes";
+	else if (!o->has_offset && cl.resume_offset_bad)
+		bad = "resume_offset=: not a decimal page number";
+	if (bad) {
+		msg_error("malformed kernel parameter %s", bad);
 		msg_hint("correct it on the kernel command line, or give --resume= and "
 			 "--resume-offset=");
 		return 1;

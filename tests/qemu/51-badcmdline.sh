@@ -9,8 +9,9 @@
 #  (b) boot 4 hibernates; boot 5 has an empty resume_offset=: discarded too;
 #  (c) boot 6 hibernates; boot 7 has "noresumeXYZ", which the kernel takes as
 #      noresume (obsolete __setup() prefix matching): discarded, not restored;
-#  (d) boot 8 runs torpor-suspend with resume_offset=x: it refuses, with a hint,
-#      instead of ignoring the malformed parameter.
+#  (d) boot 8 runs torpor-suspend with resume_offset=x (after a malformed
+#      torpor.wait=, which it does not use): it refuses, names resume_offset= and
+#      gives a hint, instead of ignoring the malformed parameter.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -65,11 +66,11 @@ test_run() {
 
 	echo "## (d) torpor-suspend with resume_offset=x"
 	swap_create
-	boot 8 torpor_test=refused torpor_mib=32 resume_offset=x
+	boot 8 torpor_test=refused torpor_mib=32 torpor.wait=y resume_offset=x
 	note_boot 8
 	expect 8 workload-started hibernating "suspend-exit 1" token-ok counter-ok data-ok poweroff
 	expect_not 8 resumed token-bad counter-bad data-bad
-	expect_line 8 "^torpor: malformed kernel parameter 'resume_offset=x': not a decimal page number$"
+	expect_line 8 "^torpor: malformed kernel parameter resume_offset=: not a decimal page number$"
 	expect_line 8 "^torpor: hint: correct it on the kernel command line, or give --resume= and --resume-offset=$"
 	expect_sig SWAPSPACE2 "after the refused hibernation"
 }
