@@ -26,10 +26,12 @@ struct arg {
 	size_t val_len;
 };
 
-/* The kernel's isspace(): the C locale set. */
+/* The kernel's isspace() (lib/ctype.c): the C locale set and 0xA0, which it marks _S|_SP. */
 static int is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+	unsigned char u = (unsigned char)c;
+
+	return u == ' ' || (u >= '\t' && u <= '\r') || u == 0xa0;
 }
 
 static const char *skip_spaces(const char *p)
@@ -90,14 +92,14 @@ static const char *next_arg(const char *p, struct arg *a)
 	return skip_spaces(p);
 }
 
-/* Parameter name comparison: '-' and '_' are the same, as in the kernel's parameq(). */
-static int param_is(const struct arg *a, const char *name)
+/* The first @n bytes of the name equal @name: the kernel's parameqn(), '-' and '_' alike. */
+static int param_starts(const struct arg *a, const char *name, size_t n)
 {
 	size_t i;
 
-	if (strlen(name) != a->param_len)
+	if (a->param_len < n)
 		return 0;
-	for (i = 0; i < a->param_len; i++) {
+	for (i = 0; i < n; i++) {
 		char x = a->param[i] == '-' ? '_' : a->param[i];
 		char y = name[i] == '-' ? '_' : name[i];
 
@@ -107,16 +109,33 @@ static int param_is(const struct arg *a, const char *name)
 	return 1;
 }
 
-/* Strict decimal: at least one digit, nothing else, no overflow past @max. */
-static int parse_decimal(const struct arg *a, unsigned long long max, unsigned long long *ret)
+/* The whole name equals @name, as the kernel's parameq(). */
+static int param_is(const struct arg *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	return a->param_len == n && param_starts(a, name, n);
+}
+
+/*
+ * The kernel's __setup() entries match by prefix (init/main.c obsolete_checksetup()
+ * compares strlen(p->str) bytes): "noresumeXYZ" runs noresume_setup().
+ */
+static int param_has_prefix(const struct arg *a, const char *name)
+{
+	return param_starts(a, name, strlen(name));
+}
+
+/* Strict decimal; kernel-doc in cmdline.h. */
+int cmdline_decimal(const char *s, size_t len, unsigned long long max, unsigned long long *ret)
 {
 	unsigned long long v = 0;
 	size_t i;
 
-	if (!a->val || a->val_len == 0)
+	if (!s || len == 0)
 		return -EINVAL;
-	for (i = 0; i < a->val_len; i++) {
-		unsigned int d = (unsigned char)a->val[i] - '0';
+	for (i = 0; i < len; i++) {
+		unsigned int d = (unsigned char)s[i] - '0';
 
 		if (d > 9)
 			return -EINVAL;
@@ -126,6 +145,11 @@ static int parse_decimal(const struct arg *a, unsigned long long max, unsigned l
 	}
 	*ret = v;
 	return 0;
+}
+
+static int parse_decimal(const struct arg *a, unsigned long long max, unsigned long long *ret)
+{
+	return a->val ? cmdline_decimal(a->val, a->val_len, max, ret) : -EINVAL;
 }
 
 /* kstrtobool(), where a missing value means true as for a bool module parameter. */
@@ -171,50 +195,86 @@ static int hibernate_value_disables_resume(const struct arg *a)
 	return !(a->val_len >= 10 && strncmp(a->val, "nocompress", 10) == 0);
 }
 
-static int apply_arg(const struct arg *a, struct torpor_cmdline *c)
+/* The leading digits of a malformed resume_offset=, as the kernel's sscanf("%llu") takes them. */
+static int kernel_offset(const struct arg *a, unsigned long long *ret)
+{
+	size_t n = 0;
+
+	while (n < a->val_len && a->val[n] >= '0' && a->val[n] <= '9')
+		n++;
+	return cmdline_decimal(a->val, n, ULLONG_MAX, ret);
+}
+
+/* Record the first malformed parameter, as written (printable bytes only, cut short). */
+static void set_malformed(struct torpor_cmdline *c, const struct arg *a, const char *why)
+{
+	const char *end = a->val ? a->val + a->val_len : a->param + a->param_len;
+	size_t len = (size_t)(end - a->param), i;
+
+	if (c->malformed_why)
+		return;
+	c->malformed_why = why;
+	if (len > sizeof(c->malformed) - 1) {
+		len = sizeof(c->malformed) - 4;
+		memcpy(c->malformed + len, "...", 4);
+	} else {
+		c->malformed[len] = '\0';
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)a->param[i];
+
+		c->malformed[i] = (b < 0x20 || b >= 0x7f) ? '?' : (char)b;
+	}
+}
+
+static void apply_arg(const struct arg *a, struct torpor_cmdline *c)
 {
 	unsigned long long n;
-	int r;
 
 	if (param_is(a, "resume") && a->val) {
-		if (a->val_len >= sizeof(c->resume))
-			return -EINVAL;
+		if (a->val_len >= sizeof(c->resume)) {
+			c->resume_bad = 1;
+			set_malformed(c, a, "longer than 255 bytes");
+			return;
+		}
 		memcpy(c->resume, a->val, a->val_len);
 		c->resume[a->val_len] = '\0';
 	} else if (param_is(a, "resume_offset") && a->val) {
-		r = parse_decimal(a, ULLONG_MAX, &n);
-		if (r < 0)
-			return r;
+		if (parse_decimal(a, ULLONG_MAX, &n) < 0) {
+			c->resume_offset_bad = 1;
+			set_malformed(c, a, a->val_len ? "not a decimal page number" : "empty");
+			if (kernel_offset(a, &n) < 0)
+				return;
+		}
 		c->resume_offset = n;
 		c->has_resume_offset = 1;
-	} else if (param_is(a, "noresume") || param_is(a, "nohibernate")) {
+	} else if (param_has_prefix(a, "noresume") || param_has_prefix(a, "nohibernate")) {
 		c->noresume = 1;
 	} else if (param_is(a, "hibernate")) {
 		if (hibernate_value_disables_resume(a))
 			c->noresume = 1;
 	} else if (param_is(a, "torpor.debug")) {
-		return parse_bool(a, &c->debug);
+		if (parse_bool(a, &c->debug) < 0)
+			set_malformed(c, a, "not a boolean (1, y, on, 0, n, off)");
 	} else if (param_is(a, "torpor.force")) {
-		return parse_bool(a, &c->force);
+		if (parse_bool(a, &c->force) < 0)
+			set_malformed(c, a, "not a boolean (1, y, on, 0, n, off)");
 	} else if (param_is(a, "torpor.wait")) {
-		r = parse_decimal(a, INT_MAX, &n);
-		if (r < 0)
-			return r;
-		c->wait_seconds = (int)n;
+		if (parse_decimal(a, INT_MAX, &n) < 0)
+			set_malformed(c, a, "not a number of seconds");
+		else
+			c->wait_seconds = (int)n;
 	}
-	return 0;
 }
 
 /* Parse a whole command line into a fresh struct; kernel-doc in cmdline.h. */
-int cmdline_parse(const char *text, struct torpor_cmdline *ret)
+void cmdline_parse(const char *text, struct torpor_cmdline *ret)
 {
-	struct torpor_cmdline c;
 	const char *p;
 	struct arg a;
-	int r;
 
-	memset(&c, 0, sizeof(c));
-	c.wait_seconds = -1;
+	memset(ret, 0, sizeof(*ret));
+	ret->wait_seconds = -1;
 
 	p = skip_spaces(text);
 	while (*p) {
@@ -222,12 +282,8 @@ int cmdline_parse(const char *text, struct torpor_cmdline *ret)
 		/* the kernel stops at "--": what follows is for init */
 		if (!a.val && a.param_len == 2 && strncmp(a.param, "--", 2) == 0)
 			break;
-		r = apply_arg(&a, &c);
-		if (r < 0)
-			return r;
+		apply_arg(&a, ret);
 	}
-	*ret = c;
-	return 0;
 }
 
 /* Read @path (at most 64 KiB) and parse it; kernel-doc in cmdline.h. */
@@ -263,7 +319,8 @@ int cmdline_read(const char *path, struct torpor_cmdline *ret)
 		}
 	}
 	buf[len] = '\0';
-	r = cmdline_parse(buf, ret);
+	cmdline_parse(buf, ret);
+	r = 0;
 out_free:
 	free(buf);
 out_close:

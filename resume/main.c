@@ -5,8 +5,9 @@
  * Usage: torpor-resume [--device=DEV] [--offset=N] [--wait=SECONDS] [--noresume]
  *                      [--force] [--dump] [-v]
  *
- * With no arguments it reads resume=, resume_offset=, noresume, torpor.force,
- * torpor.wait= and torpor.debug from /proc/cmdline.  Steps:
+ * Arguments first, then /proc/cmdline for what they leave out: resume=,
+ * resume_offset=, torpor.force, torpor.wait= and torpor.debug; noresume (and the
+ * kernel's other spellings of it) counts from either.  Steps:
  *  1. no resume device configured: exit 0 at once;
  *  2. wait (bounded) for the device, read the swap header: no torpor image,
  *     exit 0 quietly;
@@ -15,9 +16,15 @@
  *     each block first, FREEZE and ATOMIC_RESTORE (which does not return);
  *  5. on any problem: one message on the console and in the kernel log, the
  *     image left invalidated, exit 0 so that the boot goes on normally.
- * Exit 2 is a usage error; --dump prints the image description and changes nothing.
+ * A malformed parameter or argument value, or an unreadable /proc/cmdline, is a
+ * doubt: the image is discarded as for noresume, on the device and offset that
+ * the well-formed parameters give, and the message names the malformed one; a
+ * malformed offset is tried as the kernel reads it (leading digits), then as 0.
+ * Exit 2 is a usage error (an unknown option, or a malformed value with --dump);
+ * --dump prints the image description and changes nothing.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,20 +42,24 @@ static void usage(void)
 		"                     [--noresume] [--force] [--dump] [-v]\n"
 		"Restore a torpor hibernation image; run from the initramfs.\n"
 		"Defaults come from resume=, resume_offset=, noresume, torpor.wait=,\n"
-		"torpor.force and torpor.debug on the kernel command line.\n");
+		"torpor.force and torpor.debug on the kernel command line; a malformed\n"
+		"one (or --offset/--wait value) discards the image instead of restoring it.\n");
 }
 
-static int parse_num(const char *s, unsigned long long *ret)
-{
-	char *end;
+/* What the arguments gave, so that /proc/cmdline fills in only the rest. */
+struct given {
+	int device, offset, wait;
+	int offset_bad;			/* --offset was malformed */
+	const char *malformed;		/* the first malformed argument, NULL if none */
+};
 
-	errno = 0;
-	*ret = strtoull(s, &end, 10);
-	return (errno || end == s || *end || *s == '-') ? -EINVAL : 0;
+static int parse_num(const char *s, unsigned long long max, unsigned long long *ret)
+{
+	return cmdline_decimal(s, strlen(s), max, ret);
 }
 
 /* Returns 0, or 2 for a usage error. */
-static int parse_args(int argc, char **argv, struct restore_opts *o)
+static int parse_args(int argc, char **argv, struct restore_opts *o, struct given *g)
 {
 	unsigned long long v;
 	int i;
@@ -58,14 +69,24 @@ static int parse_args(int argc, char **argv, struct restore_opts *o)
 
 		if (!strncmp(a, "--device=", 9)) {
 			snprintf(o->device, sizeof(o->device), "%s", a + 9);
+			g->device = 1;
 		} else if (!strncmp(a, "--offset=", 9)) {
-			if (parse_num(a + 9, &v) < 0)
-				goto bad;
-			o->offset = v;
+			/* hooks pass resume_offset= on: a bad one is a doubt, not a usage error */
+			if (parse_num(a + 9, ULLONG_MAX, &v) == 0) {
+				o->offset = v;
+				g->offset = 1;
+			} else {
+				g->offset_bad = 1;
+				if (!g->malformed)
+					g->malformed = a;
+			}
 		} else if (!strncmp(a, "--wait=", 7)) {
-			if (parse_num(a + 7, &v) < 0 || v > 3600)
-				goto bad;
-			o->wait_seconds = (int)v;
+			if (parse_num(a + 7, 3600, &v) == 0) {
+				o->wait_seconds = (int)v;
+				g->wait = 1;
+			} else if (!g->malformed) {
+				g->malformed = a;
+			}
 		} else if (!strcmp(a, "--noresume")) {
 			o->noresume = 1;
 		} else if (!strcmp(a, "--force")) {
@@ -78,47 +99,88 @@ static int parse_args(int argc, char **argv, struct restore_opts *o)
 			usage();
 			exit(0);
 		} else {
-			goto bad;
+			msg_error("invalid argument '%s'", a);
+			usage();
+			return 2;
 		}
 	}
+	if (g->malformed && o->dump) {
+		msg_error("invalid argument '%s'", g->malformed);
+		usage();
+		return 2;
+	}
 	return 0;
-bad:
-	msg_error("invalid argument '%s'", argv[i]);
-	usage();
-	return 2;
+}
+
+/* Fill in what the arguments left out from the command line; returns why not to restore. */
+static const char *merge_cmdline(int r, const struct torpor_cmdline *cl, struct restore_opts *o,
+				 const struct given *g)
+{
+	if (r < 0) {
+		msg_error("cannot read /proc/cmdline: %s", msg_errname(r));
+		return "kernel command line unreadable";
+	}
+	if (cl->noresume)
+		o->noresume = 1;
+	if (!g->device && cl->resume[0])
+		snprintf(o->device, sizeof(o->device), "%s", cl->resume);
+	if (!g->offset && cl->has_resume_offset)
+		o->offset = cl->resume_offset;
+	if (!g->wait && cl->wait_seconds >= 0)
+		o->wait_seconds = cl->wait_seconds;
+	if (cl->debug)
+		msg_set_debug(1);
+	if (g->malformed) {
+		msg_error("malformed argument '%s': not a number", g->malformed);
+		return "malformed argument";
+	}
+	if (cl->malformed_why) {
+		msg_error("malformed kernel parameter '%s': %s", cl->malformed, cl->malformed_why);
+		msg_hint("correct it on the kernel command line (in the boot loader)");
+		return "malformed kernel command line";
+	}
+	/* --force, like a restore, only when every parameter is well formed */
+	if (cl->force)
+		o->force = 1;
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
 	struct restore_opts o;
 	struct torpor_cmdline cl;
+	struct given g;
 	int r;
 
 	memset(&o, 0, sizeof(o));
+	memset(&g, 0, sizeof(g));
+	memset(&cl, 0, sizeof(cl));
 	o.wait_seconds = -1;
 	msg_init(1);
+	r = parse_args(argc, argv, &o, &g);
+	if (r)
+		return r;
 	r = cmdline_read("/proc/cmdline", &cl);
-	if (r == -EINVAL) {
-		/* a bad value may hide a noresume: restoring could be the wrong thing */
-		msg_error("cannot parse resume parameters on the kernel command line, not resuming");
-		msg_hint("check resume=, resume_offset= and torpor.* in /proc/cmdline");
+	o.discard_reason = merge_cmdline(r, &cl, &o, &g);
+	if (o.wait_seconds < 0)
+		o.wait_seconds = DEFAULT_WAIT;
+	if (o.discard_reason && !o.device[0] && !o.dump) {
+		msg_warn("no resume device known (no --device, no well-formed resume=): "
+			 "no image can be discarded, continuing boot");
 		msg_flush();
 		return 0;
 	}
-	if (r == 0) {
-		snprintf(o.device, sizeof(o.device), "%s", cl.resume);
-		o.offset = cl.resume_offset;
-		o.noresume = cl.noresume;
-		o.force = cl.force;
-		o.wait_seconds = cl.wait_seconds;
-		msg_set_debug(cl.debug);
-	}
-	r = parse_args(argc, argv, &o);
-	if (r)
-		return r;
-	if (o.wait_seconds < 0)
-		o.wait_seconds = DEFAULT_WAIT;
 	r = restore_run(&o);
+	/*
+	 * A malformed offset was read as the kernel reads it (its leading digits);
+	 * the image may as well be at the start of a swap partition: discard there too.
+	 */
+	if (o.discard_reason && !o.dump && o.offset && !g.offset &&
+	    (g.offset_bad || cl.resume_offset_bad)) {
+		o.offset = 0;
+		o.wait_seconds = 0;
+		restore_run(&o);
+	}
 	msg_flush();
 	/* the boot always goes on; only --dump reports failure in its status */
 	return o.dump && r < 0 ? 1 : 0;

@@ -322,8 +322,11 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 		msg_debug("no torpor image on %s, normal boot", name);
 		goto out;
 	}
-	if (r == 0 && o->noresume && !o->dump) {
-		msg_info("noresume given: not restoring the image on %s", name);
+	if (r == 0 && (o->noresume || o->discard_reason) && !o->dump) {
+		if (o->discard_reason)
+			msg_warn("%s: not restoring the image on %s", o->discard_reason, name);
+		else
+			msg_info("noresume given: not restoring the image on %s", name);
 		reject(&l, name);
 		goto out;
 	}

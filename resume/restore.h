@@ -9,6 +9,7 @@ struct restore_opts {
 	char device[256];		/* resume device spec, "" if none */
 	uint64_t offset;		/* swap header page index */
 	int noresume;			/* discard the image instead of restoring it */
+	const char *discard_reason;	/* discard it for this reason (a doubt), NULL if none */
 	int force;			/* accept an image from another kernel build */
 	int dump;			/* only describe the image */
 	int wait_seconds;		/* how long to wait for the device */

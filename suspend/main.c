@@ -6,7 +6,8 @@
  *
  * Steps:
  *  1. resolve everything first: the resume device and offset (arguments, else
- *     resume= / resume_offset= from /proc/cmdline), the active swap area there,
+ *     resume= / resume_offset= from /proc/cmdline, where a malformed one is an
+ *     error, exit 1), the active swap area there,
  *     the swap header page, this kernel's identity; allocate every buffer;
  *  2. mlockall(), open /dev/snapshot read-only, SET_SWAP_AREA, FREEZE,
  *     CREATE_IMAGE;
@@ -20,6 +21,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,14 +49,44 @@ static void usage(FILE *f)
 
 static int parse_u64(const char *s, uint64_t *ret)
 {
-	char *end;
 	unsigned long long v;
+	int r;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-')
-		return -EINVAL;
-	*ret = v;
+	r = cmdline_decimal(s, strlen(s), UINT64_MAX, &v);
+	if (r == 0)
+		*ret = v;
+	return r;
+}
+
+/* resume= / resume_offset= from /proc/cmdline where no option gave them; 0 or 1 (reported) */
+static int from_cmdline(struct hib_opts *o)
+{
+	struct torpor_cmdline cl;
+	const char *bad = NULL;
+	int r;
+
+	r = cmdline_read("/proc/cmdline", &cl);
+	if (r < 0) {
+		msg_debug("cannot read /proc/cmdline: %s", msg_errname(r));
+		return 0;
+	}
+	/* a malformed value is an error only where it would be used */
+	if (!o->resume[0] && cl.resume_bad)
+		bad = "resume=: longer than 255 bytes";
+	else if (!o->has_offset && cl.resume_offset_bad)
+		bad = "resume_offset=: not a decimal page number";
+	if (bad) {
+		msg_error("malformed kernel parameter %s", bad);
+		msg_hint("correct it on the kernel command line, or give --resume= and "
+			 "--resume-offset=");
+		return 1;
+	}
+	if (!o->resume[0])
+		snprintf(o->resume, sizeof(o->resume), "%s", cl.resume);
+	if (!o->has_offset && cl.has_resume_offset) {
+		o->offset = cl.resume_offset;
+		o->has_offset = 1;
+	}
 	return 0;
 }
 
@@ -70,7 +102,6 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct hib_opts o;
-	struct torpor_cmdline cl;
 	int c;
 
 	memset(&o, 0, sizeof(o));
@@ -109,15 +140,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!o.resume[0] || !o.has_offset) {
-		if (cmdline_read("/proc/cmdline", &cl) == 0) {
-			if (!o.resume[0])
-				snprintf(o.resume, sizeof(o.resume), "%s", cl.resume);
-			if (!o.has_offset && cl.has_resume_offset) {
-				o.offset = cl.resume_offset;
-				o.has_offset = 1;
-			}
-		}
-	}
+	if ((!o.resume[0] || !o.has_offset) && from_cmdline(&o))
+		return 1;
 	return hibernate_run(&o) == 0 ? 0 : 1;
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-cmdline.c - kernel command line parsing: quoting, last-one-wins,
- * noresume variants, resume_offset numbers, missing values, long lines
+ * noresume variants, resume_offset numbers, missing values, long lines, and
+ * malformed values that must not hide the rest (-EINVAL below: one was recorded)
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +16,14 @@
 
 static struct torpor_cmdline c;
 
+/* 0, or -EINVAL when a malformed parameter was recorded (and recorded consistently) */
 static int parse(const char *s)
 {
 	memset(&c, 0x5a, sizeof(c));
-	return cmdline_parse(s, &c);
+	cmdline_parse(s, &c);
+	if (!c.malformed_why != !c.malformed[0] || strlen(c.malformed) >= sizeof(c.malformed))
+		return -EIO;
+	return c.malformed_why ? -EINVAL : 0;
 }
 
 static void test_defaults(void)
@@ -97,10 +103,27 @@ static void test_noresume(void)
 	       "cmdline: hibernate=nocompress does not disable resume");
 	tap_ok(parse("hibernate=protect_image hibernate") == 0 && !c.noresume,
 	       "cmdline: other hibernate= values and a bare hibernate are ignored");
-	tap_ok(parse("noresumex resume=/dev/a") == 0 && !c.noresume,
-	       "cmdline: noresumex is not noresume");
+	tap_ok(parse("noresumex resume=/dev/a") == 0 && c.noresume && !strcmp(c.resume, "/dev/a"),
+	       "cmdline: noresumex is noresume, by prefix as the kernel's __setup() matches");
+	tap_ok(parse("noresume=0") == 0 && c.noresume, "cmdline: noresume=0 is noresume too");
+	tap_ok(parse("no-resume noresum xnoresume") == 0 && !c.noresume,
+	       "cmdline: no-resume, noresum and xnoresume are not noresume");
+	tap_ok(parse("nohibernatefoo") == 0 && c.noresume, "cmdline: nohibernate by prefix");
+	tap_ok(parse("hibernate=nope") == 0 && c.noresume, "cmdline: hibernate=nope (no...)");
+	tap_ok(parse("hibernate=\"noresume\"") == 0 && c.noresume,
+	       "cmdline: hibernate=\"noresume\" quoted");
+	tap_ok(parse("\"noresume and more\"") == 0 && c.noresume,
+	       "cmdline: a quoted word starting with noresume");
+	tap_ok(parse("hibernateno=noresume xhibernate=no") == 0 && !c.noresume,
+	       "cmdline: only the hibernate= name counts");
 	tap_ok(parse("noresume -- resume=/dev/a torpor.wait=x") == 0 && c.noresume &&
 	       !c.resume[0] && c.wait_seconds == -1, "cmdline: nothing after -- is ours");
+	tap_ok(parse("resume=/dev/a -- noresume") == 0 && !c.noresume &&
+	       !strcmp(c.resume, "/dev/a"), "cmdline: noresume after -- is init's");
+	tap_ok(parse("resume=/dev/a \"--\" noresume") == 0 && !c.noresume,
+	       "cmdline: a quoted \"--\" ends it too, as in the kernel");
+	tap_ok(parse("--x noresume --=1 resume=/dev/b") == 0 && c.noresume &&
+	       !strcmp(c.resume, "/dev/b"), "cmdline: --x and --=1 are not the end marker");
 }
 
 static void test_offsets(void)
@@ -117,14 +140,24 @@ static void test_offsets(void)
 	tap_ok(parse("resume_offset=0x10") == -EINVAL, "cmdline: resume_offset=0x10: -EINVAL");
 	tap_ok(parse("resume_offset=-1") == -EINVAL, "cmdline: resume_offset=-1: -EINVAL");
 	tap_ok(parse("resume_offset=+1") == -EINVAL, "cmdline: resume_offset=+1: -EINVAL");
-	tap_ok(parse("resume_offset= 5") == -EINVAL, "cmdline: resume_offset= (empty): -EINVAL");
+	tap_ok(parse("resume_offset= 5") == -EINVAL && c.resume_offset_bad && !c.resume_bad,
+	       "cmdline: resume_offset= (empty): -EINVAL");
 	tap_ok(parse("resume_offset=\"77\"") == 0 && c.resume_offset == 77,
 	       "cmdline: quoted resume_offset");
-	tap_ok(parse("resume_offset=5 resume_offset=bad") == -EINVAL,
-	       "cmdline: a bad later resume_offset fails the parse");
-	memset(&c, 0x5a, sizeof(c));
-	tap_ok(cmdline_parse("resume_offset=x", &c) == -EINVAL && c.wait_seconds == 0x5a5a5a5a,
-	       "cmdline: nothing written on error");
+	tap_ok(parse("resume_offset=5 resume_offset=bad") == -EINVAL && c.resume_offset_bad &&
+	       c.has_resume_offset && c.resume_offset == 5,
+	       "cmdline: a bad later resume_offset is recorded, the earlier value kept");
+	tap_ok(parse("resume_offset=x") == -EINVAL && c.resume_offset_bad &&
+	       !c.has_resume_offset && c.wait_seconds == -1 &&
+	       !strcmp(c.malformed, "resume_offset=x"),
+	       "cmdline: resume_offset=x is named, no offset, the rest are defaults");
+	tap_ok(parse("resume_offset=34816k") == -EINVAL && c.resume_offset_bad &&
+	       c.has_resume_offset && c.resume_offset == 34816,
+	       "cmdline: resume_offset=34816k: malformed, offset read as the kernel reads it");
+	tap_ok(parse("resume_offset=1 resume_offset=") == -EINVAL && c.resume_offset == 1 &&
+	       !strcmp(c.malformed_why, "empty"), "cmdline: an empty later resume_offset=");
+	tap_ok(parse("resume_offset=99999999999999999999999x") == -EINVAL &&
+	       !c.has_resume_offset, "cmdline: no offset from an overflowing prefix");
 }
 
 static void test_missing_values(void)
@@ -163,7 +196,15 @@ static void test_long(void)
 	s[7 + 255] = '\0';
 	tap_ok(parse(s) == 0 && strlen(c.resume) == 255, "cmdline: a 255-byte resume= fits");
 	strcpy(s + 7 + 255, "y");
-	tap_ok(parse(s) == -EINVAL, "cmdline: a 256-byte resume= is -EINVAL");
+	tap_ok(parse(s) == -EINVAL && c.resume_bad && !c.resume[0] &&
+	       !strncmp(c.malformed, "resume=xxx", 10) &&
+	       !strcmp(c.malformed + sizeof(c.malformed) - 4, "..."),
+	       "cmdline: a 256-byte resume= is -EINVAL, named cut short");
+	memmove(s + 14, s, strlen(s) + 1);
+	memcpy(s, "resume=/dev/a ", 14);
+	strcat(s, " noresume");
+	tap_ok(parse(s) == -EINVAL && c.resume_bad && !strcmp(c.resume, "/dev/a") && c.noresume,
+	       "cmdline: after a 256-byte resume=, the earlier one and noresume remain");
 
 	for (i = 0; i + 2 <= n; i += 2) {
 		s[i] = 'x';
@@ -172,6 +213,76 @@ static void test_long(void)
 	strcpy(s + i, "noresume");
 	tap_ok(parse(s) == 0 && c.noresume, "cmdline: thousands of short words");
 	free(s);
+}
+
+/* issue 8: a malformed value must not hide noresume or the resume area */
+static void test_malformed(void)
+{
+	tap_ok(parse("noresume torpor.wait=x resume=/dev/vdb resume_offset=8") == -EINVAL &&
+	       c.noresume && !strcmp(c.resume, "/dev/vdb") && c.resume_offset == 8 &&
+	       !c.resume_bad && !c.resume_offset_bad && c.wait_seconds == -1 &&
+	       !strcmp(c.malformed, "torpor.wait=x") && strstr(c.malformed_why, "seconds"),
+	       "cmdline: torpor.wait=x is named; noresume, resume= and offset still read");
+	tap_ok(parse("torpor.wait=x noresume") == -EINVAL && c.noresume,
+	       "cmdline: noresume after a malformed value");
+	tap_ok(parse("resume=/dev/vdb resume_offset= noresume") == -EINVAL && c.noresume &&
+	       c.resume_offset_bad && !c.has_resume_offset &&
+	       !strcmp(c.malformed, "resume_offset="),
+	       "cmdline: empty resume_offset= named, noresume still read");
+	tap_ok(parse("torpor.debug=maybe torpor.force=2 torpor.wait=3") == -EINVAL &&
+	       !strcmp(c.malformed, "torpor.debug=maybe") && strstr(c.malformed_why, "boolean") &&
+	       c.wait_seconds == 3 && !c.debug,
+	       "cmdline: a bad bool: the first malformed one is named, later ones still read");
+	tap_ok(parse("torpor.force=y torpor.force=maybe") == -EINVAL && c.force,
+	       "cmdline: a bad bool keeps the earlier value");
+	tap_ok(parse("torpor.wait=5 torpor.wait") == -EINVAL && c.wait_seconds == 5 &&
+	       !strcmp(c.malformed, "torpor.wait"), "cmdline: torpor.wait without '=' named");
+	tap_ok(parse("torpor.wait=\"x\x01\xff\"") == -EINVAL &&
+	       !strcmp(c.malformed, "torpor.wait=\"x??"),
+	       "cmdline: unprintable bytes of the malformed word are shown as '?'");
+	tap_ok(parse("resume=/dev/vdb torpor.debug torpor.wait=10") == 0 && !c.malformed[0] &&
+	       !c.malformed_why && !c.resume_bad && !c.resume_offset_bad,
+	       "cmdline: a well-formed line records nothing malformed");
+}
+
+/* the kernel's isspace(): 0xA0 separates words; other bytes do not */
+static void test_spaces(void)
+{
+	tap_ok(parse("resume=/dev/vdb\xa0noresume") == 0 && c.noresume &&
+	       !strcmp(c.resume, "/dev/vdb"), "cmdline: 0xA0 separates words");
+	tap_ok(parse("\xa0\xa0resume=/dev/vdb\xa0") == 0 && !strcmp(c.resume, "/dev/vdb"),
+	       "cmdline: leading and trailing 0xA0");
+	tap_ok(parse("torpor.wait=1\xa0torpor.debug") == 0 && c.wait_seconds == 1 && c.debug,
+	       "cmdline: 0xA0 ends a number");
+	tap_ok(parse("resume=\"a\xa0noresume\"") == 0 && !c.noresume &&
+	       !strcmp(c.resume, "a\xa0noresume"), "cmdline: 0xA0 inside quotes is kept");
+	tap_ok(parse("resume=/dev/vdb\x85noresume\x1cnoresume") == 0 && !c.noresume &&
+	       !strcmp(c.resume, "/dev/vdb\x85noresume\x1cnoresume"),
+	       "cmdline: 0x85 and 0x1C are not spaces");
+	tap_ok(parse("resume=/dev/a\vnoresume\rresume_offset=3\f") == 0 && c.noresume &&
+	       c.resume_offset == 3, "cmdline: \\v \\r \\f separate words");
+}
+
+static void test_decimal(void)
+{
+	unsigned long long v = 7;
+
+	tap_ok(cmdline_decimal("123", 3, 1000, &v) == 0 && v == 123, "decimal: 123");
+	tap_ok(cmdline_decimal("1234", 2, 1000, &v) == 0 && v == 12, "decimal: reads len bytes");
+	tap_ok(cmdline_decimal("3600", 4, 3600, &v) == 0 && v == 3600, "decimal: max itself");
+	v = 7;
+	tap_ok(cmdline_decimal("3601", 4, 3600, &v) == -EINVAL && v == 7,
+	       "decimal: over max, nothing written");
+	tap_ok(cmdline_decimal("", 0, 10, &v) == -EINVAL && cmdline_decimal(NULL, 0, 10, &v) ==
+	       -EINVAL, "decimal: empty");
+	tap_ok(cmdline_decimal(" 1", 2, 10, &v) == -EINVAL &&
+	       cmdline_decimal("+1", 2, 10, &v) == -EINVAL &&
+	       cmdline_decimal("-1", 2, 10, &v) == -EINVAL &&
+	       cmdline_decimal("0x1", 3, 10, &v) == -EINVAL &&
+	       cmdline_decimal("1 ", 2, 10, &v) == -EINVAL, "decimal: no space, sign, 0x, suffix");
+	tap_ok(cmdline_decimal("18446744073709551615", 20, ULLONG_MAX, &v) == 0 &&
+	       v == ULLONG_MAX && cmdline_decimal("18446744073709551616", 20, ULLONG_MAX, &v) ==
+	       -EINVAL, "decimal: 2^64-1 fits, 2^64 does not");
 }
 
 static void test_read(void)
@@ -187,14 +298,13 @@ static void test_read(void)
 	}
 	close(fd);
 	tap_ok(cmdline_read(path, &r) == 0 && !strcmp(r.resume, "/dev/vdb") &&
-	       r.resume_offset == 4096,
+	       r.resume_offset == 4096 && !r.malformed_why,
 	       "cmdline: cmdline_read() of a file");
 	unlink(path);
 	tap_ok(cmdline_read(path, &r) == -ENOENT,
 	       "cmdline: cmdline_read() of a missing file: -ENOENT");
-	fd = cmdline_read("/proc/cmdline", &r);
-	tap_ok(fd == 0 || fd == -EINVAL,
-	       "cmdline: cmdline_read(/proc/cmdline) succeeds or rejects");
+	tap_ok(cmdline_read("/proc/cmdline", &r) == 0,
+	       "cmdline: cmdline_read(/proc/cmdline) succeeds");
 }
 
 int main(void)
@@ -207,6 +317,9 @@ int main(void)
 	test_offsets();
 	test_missing_values();
 	test_long();
+	test_malformed();
+	test_spaces();
+	test_decimal();
 	test_read();
 	return tap_done();
 }
