@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 15-itools-badcmdline: initramfs-tools: a malformed resume_offset= reaches torpor-resume
+# 16-itools-badcmdline: initramfs-tools: a malformed resume_offset= reaches torpor-resume
 # through the hook as --offset=12x; the image must be discarded, not left on disk for
 # a later boot (issue 8).  Boot 1 hibernates into the swap partition /dev/vdb1; boot 2
 # has resume_offset=12x: torpor names the malformed value, tries the offset as the
