@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "crc32.h"
+#include "le.h"
 
 static uint32_t table[8][256];
 static int table_ready;
@@ -29,11 +30,6 @@ static void build_table(void)
 	table_ready = 1;
 }
 
-static uint32_t load_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 uint32_t crc32_update(uint32_t crc, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
@@ -43,8 +39,8 @@ uint32_t crc32_update(uint32_t crc, const void *buf, size_t len)
 		build_table();
 	crc = ~crc;
 	while (len >= 8) {
-		a = load_le32(p) ^ crc;
-		b = load_le32(p + 4);
+		a = get_le32(p) ^ crc;
+		b = get_le32(p + 4);
 		crc = table[7][a & 0xff] ^ table[6][(a >> 8) & 0xff] ^
 		      table[5][(a >> 16) & 0xff] ^ table[4][a >> 24] ^
 		      table[3][b & 0xff] ^ table[2][(b >> 8) & 0xff] ^

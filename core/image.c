@@ -14,35 +14,7 @@
 
 #include "crc32.h"
 #include "image.h"
-
-/* Little-endian field access, independent of the host's byte order. */
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v);
-	put16(p + 2, v >> 16);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
+#include "le.h"
 
 /* Byte offsets of the fields in the on-disk records. */
 #define R_MAGIC		0
@@ -139,19 +111,19 @@ void image_root_encode(const struct torpor_root *root, uint8_t *page, size_t pag
 
 	memset(r, 0, sizeof(struct torpor_root));
 	memcpy(r + R_MAGIC, TORPOR_ROOT_MAGIC, 8);
-	put32(r + R_VERSION, root->version);
-	put32(r + R_SIZE, sizeof(struct torpor_root));
-	put32(r + R_PAGE, root->page_size);
-	put32(r + R_FLAGS, root->flags);
-	put64(r + R_META_BYTES, root->meta_bytes);
-	put32(r + R_META_CRC, root->meta_crc);
-	put32(r + R_NR_EXT, root->nr_meta_extents);
+	put_le32(r + R_VERSION, root->version);
+	put_le32(r + R_SIZE, sizeof(struct torpor_root));
+	put_le32(r + R_PAGE, root->page_size);
+	put_le32(r + R_FLAGS, root->flags);
+	put_le64(r + R_META_BYTES, root->meta_bytes);
+	put_le32(r + R_META_CRC, root->meta_crc);
+	put_le32(r + R_NR_EXT, root->nr_meta_extents);
 	for (i = 0; i < root->nr_meta_extents && i < TORPOR_ROOT_EXTENTS; i++) {
-		put64(r + R_EXT + 16 * i, root->meta_extents[i].offset);
-		put32(r + R_EXT + 16 * i + 8, root->meta_extents[i].pages);
+		put_le64(r + R_EXT + 16 * i, root->meta_extents[i].offset);
+		put_le32(r + R_EXT + 16 * i + 8, root->meta_extents[i].pages);
 	}
 	memcpy(r + R_ORIG_SIG, root->orig_sig, 10);
-	put32(r + R_CRC, crc32_update(0, r, sizeof(struct torpor_root)));
+	put_le32(r + R_CRC, crc32_update(0, r, sizeof(struct torpor_root)));
 	memcpy(page + page_size - TORPOR_SIG_LEN, TORPOR_SIG, TORPOR_SIG_LEN);
 }
 
@@ -179,17 +151,17 @@ int image_root_decode(const uint8_t *page, size_t page_size, struct torpor_root 
 		return -EBADMSG;
 	memcpy(copy, r, sizeof(copy));
 	memset(copy + R_CRC, 0, 4);
-	if (crc32_update(0, copy, sizeof(copy)) != get32(r + R_CRC))
+	if (crc32_update(0, copy, sizeof(copy)) != get_le32(r + R_CRC))
 		return -EBADMSG;
 	memset(&root, 0, sizeof(root));
 	memcpy(root.magic, r + R_MAGIC, 8);
-	root.version = get32(r + R_VERSION);
-	root.root_size = get32(r + R_SIZE);
-	root.page_size = get32(r + R_PAGE);
-	root.flags = get32(r + R_FLAGS);
-	root.meta_bytes = get64(r + R_META_BYTES);
-	root.meta_crc = get32(r + R_META_CRC);
-	root.nr_meta_extents = get32(r + R_NR_EXT);
+	root.version = get_le32(r + R_VERSION);
+	root.root_size = get_le32(r + R_SIZE);
+	root.page_size = get_le32(r + R_PAGE);
+	root.flags = get_le32(r + R_FLAGS);
+	root.meta_bytes = get_le64(r + R_META_BYTES);
+	root.meta_crc = get_le32(r + R_META_CRC);
+	root.nr_meta_extents = get_le32(r + R_NR_EXT);
 	if (root.version != TORPOR_FORMAT_VERSION)
 		return -EPROTO;
 	if (root.root_size != sizeof(struct torpor_root) || root.flags)
@@ -201,14 +173,14 @@ int image_root_decode(const uint8_t *page, size_t page_size, struct torpor_root 
 	if (root.meta_bytes < sizeof(struct torpor_meta) || root.meta_bytes > TORPOR_META_MAX)
 		return -EBADMSG;
 	for (i = 0; i < root.nr_meta_extents; i++) {
-		root.meta_extents[i].offset = get64(r + R_EXT + 16 * i);
-		root.meta_extents[i].pages = get32(r + R_EXT + 16 * i + 8);
-		root.meta_extents[i].reserved = get32(r + R_EXT + 16 * i + 12);
+		root.meta_extents[i].offset = get_le64(r + R_EXT + 16 * i);
+		root.meta_extents[i].pages = get_le32(r + R_EXT + 16 * i + 8);
+		root.meta_extents[i].reserved = get_le32(r + R_EXT + 16 * i + 12);
 	}
 	memcpy(root.orig_sig, r + R_ORIG_SIG, 10);
 	if (memcmp(root.orig_sig, SWAP_SIG, 10) && memcmp(root.orig_sig, SWAP_SIG_OLD, 10))
 		return -EBADMSG;
-	root.root_crc = get32(r + R_CRC);
+	root.root_crc = get_le32(r + R_CRC);
 	*ret_root = root;
 	return 0;
 }
@@ -282,40 +254,40 @@ int image_meta_encode(const struct torpor_image *img, uint8_t *buf, size_t len)
 		return -EINVAL;
 	memset(buf, 0, len);
 	memcpy(buf + M_MAGIC, TORPOR_META_MAGIC, 8);
-	put32(buf + M_VERSION, TORPOR_FORMAT_VERSION);
-	put32(buf + M_SIZE, sizeof(struct torpor_meta));
-	put32(buf + M_PAGE, m->page_size);
-	put32(buf + M_FLAGS, m->flags);
-	put32(buf + M_ALG, m->algorithm);
-	put32(buf + M_BLOCK_PAGES, m->block_pages);
-	put64(buf + M_STREAM, m->stream_bytes);
-	put64(buf + M_STORED, m->stored_bytes);
-	put64(buf + M_DATA_PAGES, m->data_pages);
-	put32(buf + M_NR_BLOCKS, m->nr_blocks);
-	put32(buf + M_NR_EXT, m->nr_extents);
-	put32(buf + M_NR_FS, m->nr_fs);
-	put64(buf + M_MEM_PAGES, m->mem_pages);
-	put64(buf + M_CREATED, m->created);
+	put_le32(buf + M_VERSION, TORPOR_FORMAT_VERSION);
+	put_le32(buf + M_SIZE, sizeof(struct torpor_meta));
+	put_le32(buf + M_PAGE, m->page_size);
+	put_le32(buf + M_FLAGS, m->flags);
+	put_le32(buf + M_ALG, m->algorithm);
+	put_le32(buf + M_BLOCK_PAGES, m->block_pages);
+	put_le64(buf + M_STREAM, m->stream_bytes);
+	put_le64(buf + M_STORED, m->stored_bytes);
+	put_le64(buf + M_DATA_PAGES, m->data_pages);
+	put_le32(buf + M_NR_BLOCKS, m->nr_blocks);
+	put_le32(buf + M_NR_EXT, m->nr_extents);
+	put_le32(buf + M_NR_FS, m->nr_fs);
+	put_le64(buf + M_MEM_PAGES, m->mem_pages);
+	put_le64(buf + M_CREATED, m->created);
 	memcpy(buf + M_RELEASE, m->release, TORPOR_UTS_LEN - 1);
 	memcpy(buf + M_KVERSION, m->kversion, TORPOR_UTS_LEN - 1);
 	memcpy(buf + M_MACHINE, m->machine, TORPOR_UTS_LEN - 1);
 	p = buf + sizeof(struct torpor_meta);
 	for (i = 0; i < m->nr_extents; i++, p += 16) {
-		put64(p, img->extents[i].offset);
-		put32(p + 8, img->extents[i].pages);
+		put_le64(p, img->extents[i].offset);
+		put_le32(p + 8, img->extents[i].pages);
 	}
 	for (i = 0; i < m->nr_blocks; i++, p += 16) {
-		put32(p, img->blocks[i].stored_len);
-		put32(p + 4, img->blocks[i].flags);
-		put32(p + 8, img->blocks[i].crc);
+		put_le32(p, img->blocks[i].stored_len);
+		put_le32(p + 4, img->blocks[i].flags);
+		put_le32(p + 8, img->blocks[i].crc);
 	}
 	for (i = 0; i < m->nr_fs; i++, p += 48) {
-		put32(p, img->fs[i].dev);
-		put32(p + 4, img->fs[i].kind);
+		put_le32(p, img->fs[i].dev);
+		put_le32(p + 4, img->fs[i].kind);
 		memcpy(p + 8, img->fs[i].uuid, 16);
-		put64(p + 24, img->fs[i].mount_count);
-		put64(p + 32, img->fs[i].mount_time);
-		put64(p + 40, img->fs[i].write_time);
+		put_le64(p + 24, img->fs[i].mount_count);
+		put_le64(p + 32, img->fs[i].mount_time);
+		put_le64(p + 40, img->fs[i].write_time);
 	}
 	return 0;
 }
@@ -358,21 +330,21 @@ static void decode_meta_header(const uint8_t *buf, struct torpor_meta *m)
 {
 	memset(m, 0, sizeof(*m));
 	memcpy(m->magic, buf + M_MAGIC, 8);
-	m->version = get32(buf + M_VERSION);
-	m->meta_size = get32(buf + M_SIZE);
-	m->page_size = get32(buf + M_PAGE);
-	m->flags = get32(buf + M_FLAGS);
-	m->algorithm = get32(buf + M_ALG);
-	m->block_pages = get32(buf + M_BLOCK_PAGES);
-	m->stream_bytes = get64(buf + M_STREAM);
-	m->stored_bytes = get64(buf + M_STORED);
-	m->data_pages = get64(buf + M_DATA_PAGES);
-	m->nr_blocks = get32(buf + M_NR_BLOCKS);
-	m->nr_extents = get32(buf + M_NR_EXT);
-	m->nr_fs = get32(buf + M_NR_FS);
-	m->reserved0 = get32(buf + M_NR_FS + 4);
-	m->mem_pages = get64(buf + M_MEM_PAGES);
-	m->created = get64(buf + M_CREATED);
+	m->version = get_le32(buf + M_VERSION);
+	m->meta_size = get_le32(buf + M_SIZE);
+	m->page_size = get_le32(buf + M_PAGE);
+	m->flags = get_le32(buf + M_FLAGS);
+	m->algorithm = get_le32(buf + M_ALG);
+	m->block_pages = get_le32(buf + M_BLOCK_PAGES);
+	m->stream_bytes = get_le64(buf + M_STREAM);
+	m->stored_bytes = get_le64(buf + M_STORED);
+	m->data_pages = get_le64(buf + M_DATA_PAGES);
+	m->nr_blocks = get_le32(buf + M_NR_BLOCKS);
+	m->nr_extents = get_le32(buf + M_NR_EXT);
+	m->nr_fs = get_le32(buf + M_NR_FS);
+	m->reserved0 = get_le32(buf + M_NR_FS + 4);
+	m->mem_pages = get_le64(buf + M_MEM_PAGES);
+	m->created = get_le64(buf + M_CREATED);
 	memcpy(m->release, buf + M_RELEASE, TORPOR_UTS_LEN);
 	memcpy(m->kversion, buf + M_KVERSION, TORPOR_UTS_LEN);
 	memcpy(m->machine, buf + M_MACHINE, TORPOR_UTS_LEN);
@@ -438,23 +410,23 @@ int image_meta_decode(const uint8_t *buf, size_t len, uint64_t dev_bytes,
 	}
 	p = buf + sizeof(struct torpor_meta);
 	for (i = 0; i < m.nr_extents; i++, p += 16) {
-		img->extents[i].offset = get64(p);
-		img->extents[i].pages = get32(p + 8);
-		img->extents[i].reserved = get32(p + 12);
+		img->extents[i].offset = get_le64(p);
+		img->extents[i].pages = get_le32(p + 8);
+		img->extents[i].reserved = get_le32(p + 12);
 	}
 	for (i = 0; i < m.nr_blocks; i++, p += 16) {
-		img->blocks[i].stored_len = get32(p);
-		img->blocks[i].flags = get32(p + 4);
-		img->blocks[i].crc = get32(p + 8);
-		img->blocks[i].reserved = get32(p + 12);
+		img->blocks[i].stored_len = get_le32(p);
+		img->blocks[i].flags = get_le32(p + 4);
+		img->blocks[i].crc = get_le32(p + 8);
+		img->blocks[i].reserved = get_le32(p + 12);
 	}
 	for (i = 0; i < m.nr_fs; i++, p += 48) {
-		img->fs[i].dev = get32(p);
-		img->fs[i].kind = get32(p + 4);
+		img->fs[i].dev = get_le32(p);
+		img->fs[i].kind = get_le32(p + 4);
 		memcpy(img->fs[i].uuid, p + 8, 16);
-		img->fs[i].mount_count = get64(p + 24);
-		img->fs[i].mount_time = get64(p + 32);
-		img->fs[i].write_time = get64(p + 40);
+		img->fs[i].mount_count = get_le64(p + 24);
+		img->fs[i].mount_time = get_le64(p + 32);
+		img->fs[i].write_time = get_le64(p + 40);
 		if (img->fs[i].kind != TORPOR_FS_EXT) {
 			image_free(img);
 			return -EBADMSG;
