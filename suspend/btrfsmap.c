@@ -26,7 +26,8 @@
 #include <unistd.h>
 
 #include "btrfsmap.h"
-#include "target.h"
+#include "le.h"
+#include "mountinfo.h"
 
 /* offsets in the on-disk (little-endian) items */
 #define FE_COMPRESSION		16
@@ -44,21 +45,6 @@
 #define STRIPE_DEVID		0
 #define STRIPE_OFFSET		8
 #define STRIPE_SIZE		32
-
-static uint64_t le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
 
 /**
  * btrfsmap_next_item() - the next item of a tree search result buffer
@@ -107,11 +93,11 @@ int btrfsmap_file_extent(const struct btrfsmap_item *it, uint64_t ino, uint64_t 
 		return -EBADMSG;
 	if (it->len < FE_SIZE)
 		return -EBADMSG;
-	if (d[FE_COMPRESSION] || d[FE_ENCRYPTION] || le16(d + FE_OTHER_ENCODING))
+	if (d[FE_COMPRESSION] || d[FE_ENCRYPTION] || get_le16(d + FE_OTHER_ENCODING))
 		return -EMEDIUMTYPE;
-	bytenr = le64(d + FE_DISK_BYTENR);
-	off = le64(d + FE_OFFSET);
-	if (bytenr == 0 || le64(d + FE_NUM_BYTES) == 0)
+	bytenr = get_le64(d + FE_DISK_BYTENR);
+	off = get_le64(d + FE_OFFSET);
+	if (bytenr == 0 || get_le64(d + FE_NUM_BYTES) == 0)
 		return -EMEDIUMTYPE;	/* a hole */
 	if (off > UINT64_MAX - bytenr)
 		return -EBADMSG;
@@ -137,60 +123,38 @@ int btrfsmap_chunk(const struct btrfsmap_item *it, uint64_t logical, uint64_t *r
 		return -EBADMSG;
 	if (it->len < CHUNK_STRIPES + STRIPE_SIZE)
 		return -EBADMSG;
-	stripes = le16(d + CHUNK_NUM_STRIPES);
+	stripes = get_le16(d + CHUNK_NUM_STRIPES);
 	if (stripes == 0 || it->len < CHUNK_STRIPES + (uint32_t)stripes * STRIPE_SIZE)
 		return -EBADMSG;
-	length = le64(d + CHUNK_LENGTH);
+	length = get_le64(d + CHUNK_LENGTH);
 	if (length == 0 || length > UINT64_MAX - start)
 		return -EBADMSG;
 	if (logical < start || logical - start >= length)
 		return -ENOENT;
-	type = le64(d + CHUNK_TYPE);
+	type = get_le64(d + CHUNK_TYPE);
 	if (!(type & BTRFS_BLOCK_GROUP_DATA))
 		return -EBADMSG;
 	if ((type & BTRFS_BLOCK_GROUP_PROFILE_MASK) || stripes != 1)
 		return -EXDEV;
 	s = d + CHUNK_STRIPES;
-	phys = le64(s + STRIPE_OFFSET);
+	phys = get_le64(s + STRIPE_OFFSET);
 	if (logical - start > UINT64_MAX - phys)
 		return -EBADMSG;
-	*ret_devid = le64(s + STRIPE_DEVID);
+	*ret_devid = get_le64(s + STRIPE_DEVID);
 	*ret_physical = phys + (logical - start);
 	return 0;
 }
 
 /**
- * btrfsmap_mountinfo_source() - the mount source of one /proc/self/mountinfo line
- * @mnt_id: the mount wanted, or -1 to match the device number @ma:@mi instead
- * @ret_src: the source, octal escapes undone
- * Return: 0, -ENOENT for another mount, -EINVAL for a line of another shape.
- * TODO: move onto core/mountinfo.c's parser when that is merged.
+ * btrfsmap_mount_matches() - is this mountinfo entry the mount wanted?
+ * @mnt_id: the mount id from statx(), or -1 to match the device number @ma:@mi instead
  */
-int btrfsmap_mountinfo_source(const char *line, int mnt_id, unsigned int ma, unsigned int mi,
-			      char *ret_src, size_t len)
+int btrfsmap_mount_matches(const struct mountinfo_entry *e, int mnt_id, unsigned int ma,
+			   unsigned int mi)
 {
-	unsigned int lma, lmi;
-	const char *sep, *p, *e;
-	int id;
-
-	if (sscanf(line, "%d %*d %u:%u", &id, &lma, &lmi) != 3)
-		return -EINVAL;
-	sep = strstr(line, " - ");
-	if (!sep)
-		return -EINVAL;
-	if (mnt_id >= 0 ? id != mnt_id : (lma != ma || lmi != mi))
-		return -ENOENT;
-	p = strchr(sep + 3, ' ');	/* past the filesystem type */
-	if (!p)
-		return -EINVAL;
-	p++;
-	e = p + strcspn(p, " \n");
-	if (e == p || (size_t)(e - p) >= len)
-		return -EINVAL;
-	memcpy(ret_src, p, (size_t)(e - p));
-	ret_src[e - p] = '\0';
-	target_unescape(ret_src);
-	return 0;
+	if (mnt_id >= 0)
+		return e->id == (unsigned int)mnt_id;
+	return e->major == ma && e->minor == mi;
 }
 
 /* Return: 1 when @fd is on btrfs, 0 when not, -errno. */
@@ -310,33 +274,34 @@ int btrfsmap_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages)
  */
 int btrfsmap_fs_device(int fd, dev_t *ret_dev)
 {
-	char line[4096 + 256], src[4096];
+	struct mountinfo_reader rd;
+	struct mountinfo_entry e;
 	struct statx stx;
 	struct stat st;
-	int mnt_id = -1, r = -ENOENT;
-	FILE *f;
+	int mnt_id = -1, r;
 
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 && (stx.stx_mask & STATX_MNT_ID))
 		mnt_id = (int)stx.stx_mnt_id;
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		r = btrfsmap_mountinfo_source(line, mnt_id, major(st.st_dev), minor(st.st_dev), src,
-					      sizeof(src));
-		if (r == 0)
-			break;
-		r = -ENOENT;
-	}
-	fclose(f);
+	r = mountinfo_open(&rd, MOUNTINFO_PATH);
 	if (r < 0)
 		return r;
-	if (stat(src, &st) < 0)
-		return errno == ENOENT ? -ENODEV : -errno;
-	if (!S_ISBLK(st.st_mode))
-		return -ENODEV;
+	while ((r = mountinfo_next(&rd, &e)) != 0) {
+		if (r == 1 && btrfsmap_mount_matches(&e, mnt_id, major(st.st_dev), minor(st.st_dev)))
+			break;
+		if (r < 0 && r != -EINVAL && r != -E2BIG)
+			break;
+	}
+	if (r == 1 && stat(e.source, &st) < 0)
+		r = errno == ENOENT ? -ENODEV : -errno;
+	else if (r == 1 && !S_ISBLK(st.st_mode))
+		r = -ENODEV;
+	mountinfo_close(&rd);
+	if (r == 0)
+		return -ENOENT;
+	if (r < 0)
+		return r;
 	*ret_dev = st.st_rdev;
 	return 0;
 }

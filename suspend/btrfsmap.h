@@ -21,8 +21,10 @@ int btrfsmap_next_item(const uint8_t *buf, size_t size, size_t *pos, struct btrf
 int btrfsmap_file_extent(const struct btrfsmap_item *it, uint64_t ino, uint64_t *ret_logical);
 int btrfsmap_chunk(const struct btrfsmap_item *it, uint64_t logical, uint64_t *ret_devid,
 		   uint64_t *ret_physical);
-int btrfsmap_mountinfo_source(const char *line, int mnt_id, unsigned int ma, unsigned int mi,
-			      char *ret_src, size_t len);
+struct mountinfo_entry;
+
+int btrfsmap_mount_matches(const struct mountinfo_entry *e, int mnt_id, unsigned int ma,
+			   unsigned int mi);
 
 /* the ioctls */
 int btrfsmap_is_btrfs(int fd);

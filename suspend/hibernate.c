@@ -30,6 +30,7 @@
 #include "mounts.h"
 #include "msg.h"
 #include "snapshot.h"
+#include "swaps.h"
 #include "sysmem.h"
 #include "target.h"
 #include "testhook.h"
@@ -93,25 +94,20 @@ static void say_aborted(void)
 /* Print the active swap areas and the resume= value that would pick each one. */
 static void hint_swaps(void)
 {
-	char line[4200], path[4096], type[32];
-	FILE *f = fopen("/proc/swaps", "re");
-	int n = 0;
+	struct swap_entry *sw = NULL;
+	size_t n = 0, i;
 
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%4095s %31s", path, type) != 2 || !strcmp(path, "Filename"))
-			continue;
-		target_unescape(path);
-		if (!strcmp(type, "partition"))
+	(void)swaps_read("/proc/swaps", &sw, &n);
+	for (i = 0; i < n; i++) {
+		if (!sw[i].is_file)
 			msg_hint("active swap partition '%s': add resume=%s to the kernel command line",
-				 path, path);
+				 sw[i].path, sw[i].path);
 		else
 			msg_hint("active swap file '%s': add resume=<its filesystem's device> and "
-				 "resume_offset=<its first page> to the kernel command line", path);
-		n++;
+				 "resume_offset=<its first page> to the kernel command line "
+				 "('torpor-suspend --check' prints both)", sw[i].path);
 	}
-	fclose(f);
+	free(sw);
 	if (!n)
 		msg_hint("no swap area is active: create one (mkswap), activate it (swapon) and "
 			 "name it with resume= on the kernel command line");

@@ -19,25 +19,8 @@
 #include <unistd.h>
 
 #include "btrfsmap.h"
+#include "swaps.h"
 #include "target.h"
-
-/* Undo the octal escapes (\040 for a space) of /proc/swaps; returns 0. */
-int target_unescape(char *s)
-{
-	char *w = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 4;
-		} else {
-			*w++ = *s++;
-		}
-	}
-	*w = '\0';
-	return 0;
-}
 
 /**
  * target_file_offset() - page index of the first block of a swap file
@@ -114,10 +97,10 @@ out:
  * Does this /proc/swaps entry live at (dev, offset)?  Fills the target if so.
  * A swap file on @dev whose computed header page is not @offset fills @mismatch.
  */
-static int match_entry(const char *path, const char *type, unsigned long long kib, dev_t dev,
-		       int has_offset, uint64_t offset, struct hib_target *t,
-		       struct hib_target *mismatch)
+static int match_entry(const struct swap_entry *e, dev_t dev, int has_offset, uint64_t offset,
+		       struct hib_target *t, struct hib_target *mismatch)
 {
+	const char *path = e->path;
 	struct stat st;
 	uint64_t off = 0;
 	dev_t fdev;
@@ -126,11 +109,11 @@ static int match_entry(const char *path, const char *type, unsigned long long ki
 	if (stat(path, &st) < 0)
 		return 0;
 	snprintf(t->swap_path, sizeof(t->swap_path), "%s", path);
-	if (!strcmp(type, "partition")) {
+	if (!e->is_file) {
 		if (!S_ISBLK(st.st_mode) || st.st_rdev != dev || (has_offset && offset != 0))
 			return 0;
 		t->is_file = 0;
-	} else if (!strcmp(type, "file")) {
+	} else {
 		if (!S_ISREG(st.st_mode))
 			return 0;
 		r = file_location(path, &fdev, &oerr, &off);
@@ -150,12 +133,10 @@ static int match_entry(const char *path, const char *type, unsigned long long ki
 		if (oerr < 0)
 			off = offset;	/* trust the user's resume_offset; the kernel checks it */
 		t->is_file = 1;
-	} else {
-		return 0;
 	}
 	t->dev = dev;
 	t->offset_pages = t->is_file ? off : 0;
-	t->swap_bytes = kib * 1024;
+	t->swap_bytes = e->kib * 1024;
 	return 1;
 }
 
@@ -173,23 +154,19 @@ static int match_entry(const char *path, const char *type, unsigned long long ki
  */
 int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_target *ret)
 {
-	char line[PATH_MAX + 128], path[PATH_MAX], type[32];
-	unsigned long long kib;
 	struct hib_target t, found, mismatch, failed;
+	struct swap_entry *sw;
+	size_t nsw, i;
 	int n = 0, r, err = 0;
-	FILE *f;
 
-	f = fopen("/proc/swaps", "re");
-	if (!f)
-		return -errno;
+	r = swaps_read("/proc/swaps", &sw, &nsw);
+	if (r < 0)
+		return r;
 	memset(&mismatch, 0, sizeof(mismatch));
 	memset(&failed, 0, sizeof(failed));
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%4095s %31s %llu", path, type, &kib) != 3)
-			continue;
-		target_unescape(path);
+	for (i = 0; i < nsw; i++) {
 		memset(&t, 0, sizeof(t));
-		r = match_entry(path, type, kib, dev, has_offset, offset_pages, &t, &mismatch);
+		r = match_entry(&sw[i], dev, has_offset, offset_pages, &t, &mismatch);
 		if (r < 0 && !err) {
 			err = r;
 			failed = t;
@@ -197,7 +174,7 @@ int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_tar
 		if (r > 0 && n++ == 0)
 			found = t;
 	}
-	fclose(f);
+	free(sw);
 	if (n == 0 && mismatch.is_file) {
 		*ret = mismatch;
 		return -ERANGE;

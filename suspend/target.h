@@ -16,7 +16,6 @@ struct hib_target {
 	char dev_name[64];		/* for messages */
 };
 
-int target_unescape(char *s);
 int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_target *ret);
 int target_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "btrfsmap.h"
+#include "mountinfo.h"
 #include "tap.h"
 
 static void put64(uint8_t *p, uint64_t v)
@@ -224,28 +225,16 @@ static void test_walk(void)
 
 static void test_mountinfo(void)
 {
-	const char *l = "29 1 0:26 / / rw,relatime shared:1 - btrfs /dev/vda rw,space_cache=v2\n";
-	const char *esc = "31 29 0:27 /@ /mnt/a\\040b rw - btrfs /dev/disk\\040x ro\n";
-	char src[64];
+	char l[] = "29 1 0:26 / / rw,relatime shared:1 - btrfs /dev/vda rw,space_cache=v2\n";
+	struct mountinfo_entry e;
 
-	tap_ok(btrfsmap_mountinfo_source(l, 29, 0, 0, src, sizeof(src)) == 0 &&
-	       !strcmp(src, "/dev/vda"), "btrfsmap: mount source by mount id");
-	tap_ok(btrfsmap_mountinfo_source(l, 30, 0, 26, src, sizeof(src)) == -ENOENT,
-	       "btrfsmap: another mount id does not match");
-	tap_ok(btrfsmap_mountinfo_source(l, -1, 0, 26, src, sizeof(src)) == 0 &&
-	       !strcmp(src, "/dev/vda"), "btrfsmap: mount source by device number");
-	tap_ok(btrfsmap_mountinfo_source(l, -1, 0, 27, src, sizeof(src)) == -ENOENT,
+	tap_ok(mountinfo_parse_line(l, &e) == 0, "btrfsmap: a btrfs mountinfo line parses");
+	tap_ok(btrfsmap_mount_matches(&e, 29, 0, 0) && !strcmp(e.source, "/dev/vda"),
+	       "btrfsmap: mount found by mount id");
+	tap_ok(!btrfsmap_mount_matches(&e, 30, 0, 26), "btrfsmap: another mount id does not match");
+	tap_ok(btrfsmap_mount_matches(&e, -1, 0, 26), "btrfsmap: mount found by device number");
+	tap_ok(!btrfsmap_mount_matches(&e, -1, 0, 27),
 	       "btrfsmap: another device number does not match");
-	tap_ok(btrfsmap_mountinfo_source(esc, 31, 0, 0, src, sizeof(src)) == 0 &&
-	       !strcmp(src, "/dev/disk x"), "btrfsmap: octal escapes in the source undone");
-	tap_ok(btrfsmap_mountinfo_source(l, 29, 0, 0, src, 8) == -EINVAL,
-	       "btrfsmap: a source longer than the buffer");
-	tap_ok(btrfsmap_mountinfo_source("29 1 0:26 / / rw - btrfs", 29, 0, 0, src, sizeof(src)) ==
-	       -EINVAL, "btrfsmap: a line without source");
-	tap_ok(btrfsmap_mountinfo_source("29 1 0:26 / / rw", 29, 0, 0, src, sizeof(src)) ==
-	       -EINVAL, "btrfsmap: a line without separator");
-	tap_ok(btrfsmap_mountinfo_source("garbage", 29, 0, 0, src, sizeof(src)) == -EINVAL,
-	       "btrfsmap: garbage");
 }
 
 int main(void)

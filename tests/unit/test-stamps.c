@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test-stamps.c - the small parsers: /proc/zoneinfo, /proc/swaps
+ * test-stamps.c - the small parsers: /proc/zoneinfo, filesystem stamps
  * escapes, and ext superblock mount stamps (on a real mke2fs image when available).
  */
 #include <errno.h>
@@ -13,7 +13,6 @@
 #include "fsstamp.h"
 #include "sysmem.h"
 #include "tap.h"
-#include "target.h"
 
 static const char zoneinfo[] =
 	"Node 0, zone      DMA\n"
@@ -39,14 +38,6 @@ static void test_zoneinfo(void)
 	       "sysmem: text without present lines is an error");
 	tap_ok(sysmem_present_pages(&pages) == 0 && pages > 0,
 	       "sysmem: this machine's /proc/zoneinfo parses");
-}
-
-static void test_unescape(void)
-{
-	char s[] = "/swap\\040file\\011x";
-
-	target_unescape(s);
-	tap_ok(!strcmp(s, "/swap file\tx"), "target: /proc/swaps octal escapes undone");
 }
 
 static void test_fsstamp(void)
@@ -97,7 +88,6 @@ static void test_fsstamp(void)
 int main(void)
 {
 	test_zoneinfo();
-	test_unescape();
 	test_fsstamp();
 	return tap_done();
 }

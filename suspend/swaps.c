@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * swaps.c - read /proc/swaps: "Filename Type Size Used Priority", one active
+ * swap area a line under a header line; the kernel escapes spaces, tabs,
+ * newlines and backslashes in the file name as octal (\040), so a line splits
+ * on whitespace safely.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "swaps.h"
+
+/* Undo the octal escapes (\040 for a space) in place; returns 0. */
+int swaps_unescape(char *s)
+{
+	char *w = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 4;
+		} else {
+			*w++ = *s++;
+		}
+	}
+	*w = '\0';
+	return 0;
+}
+
+/**
+ * swaps_parse_line() - one line of /proc/swaps
+ * Return: 0; -ENOENT for the header line; -EINVAL for a line of another shape
+ * (a name longer than PATH_MAX included).
+ */
+int swaps_parse_line(const char *line, struct swap_entry *ret)
+{
+	struct swap_entry e;
+	char type[32];
+
+	memset(&e, 0, sizeof(e));
+	if (sscanf(line, "%4095s %31s %llu", e.path, type, &e.kib) != 3)
+		return strncmp(line, "Filename", 8) ? -EINVAL : -ENOENT;
+	if (!strcmp(type, "file"))
+		e.is_file = 1;
+	else if (strcmp(type, "partition"))
+		return -EINVAL;
+	swaps_unescape(e.path);
+	*ret = e;
+	return 0;
+}
+
+/**
+ * swaps_read() - every active swap area listed in @file (normally "/proc/swaps")
+ * @ret: a malloc()ed table (NULL when empty), @ret_n: its length
+ * Return: 0 or -errno; lines of another shape are skipped.
+ */
+int swaps_read(const char *file, struct swap_entry **ret, size_t *ret_n)
+{
+	char line[PATH_MAX + 128];
+	struct swap_entry e, *tab = NULL, *nt;
+	size_t n = 0;
+	FILE *f;
+
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (swaps_parse_line(line, &e) < 0)
+			continue;
+		nt = realloc(tab, (n + 1) * sizeof(*tab));
+		if (!nt) {
+			free(tab);
+			fclose(f);
+			return -ENOMEM;
+		}
+		tab = nt;
+		tab[n++] = e;
+	}
+	fclose(f);
+	*ret = tab;
+	*ret_n = n;
+	return 0;
+}
