@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "decimal.h"
 
 #define CMDLINE_FILE_MAX	65536	/* COMMAND_LINE_SIZE is 2048..4096 on most arches */
 
@@ -126,30 +127,9 @@ static int param_has_prefix(const struct arg *a, const char *name)
 	return param_starts(a, name, strlen(name));
 }
 
-/* Strict decimal; kernel-doc in cmdline.h. */
-int cmdline_decimal(const char *s, size_t len, unsigned long long max, unsigned long long *ret)
-{
-	unsigned long long v = 0;
-	size_t i;
-
-	if (!s || len == 0)
-		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		unsigned int d = (unsigned char)s[i] - '0';
-
-		if (d > 9)
-			return -EINVAL;
-		if (v > (max - d) / 10)
-			return -EINVAL;
-		v = v * 10 + d;
-	}
-	*ret = v;
-	return 0;
-}
-
 static int parse_decimal(const struct arg *a, unsigned long long max, unsigned long long *ret)
 {
-	return a->val ? cmdline_decimal(a->val, a->val_len, max, ret) : -EINVAL;
+	return a->val ? decimal_parse(a->val, a->val_len, max, ret) : -EINVAL;
 }
 
 /* kstrtobool(), where a missing value means true as for a bool module parameter. */
@@ -202,7 +182,7 @@ static int kernel_offset(const struct arg *a, unsigned long long *ret)
 
 	while (n < a->val_len && a->val[n] >= '0' && a->val[n] <= '9')
 		n++;
-	return cmdline_decimal(a->val, n, ULLONG_MAX, ret);
+	return decimal_parse(a->val, n, ULLONG_MAX, ret);
 }
 
 /* Record the first malformed parameter, as written (printable bytes only, cut short). */

@@ -67,16 +67,4 @@ void cmdline_parse(const char *text, struct torpor_cmdline *ret);
  */
 int cmdline_read(const char *path, struct torpor_cmdline *ret);
 
-/**
- * cmdline_decimal() - a strict decimal number, for parameters and arguments
- * @s: the digits (need not be NUL-terminated)
- * @len: how many bytes of @s to read
- * @max: the largest value accepted
- * @ret: the value, set on success only
- *
- * Only the digits 0-9: no sign, no spaces, no "0x", no suffix.
- * Return: 0, or -EINVAL when @s is empty, has another byte or exceeds @max.
- */
-int cmdline_decimal(const char *s, size_t len, unsigned long long max, unsigned long long *ret);
-
 #endif

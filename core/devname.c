@@ -29,6 +29,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "decimal.h"
 #include "devname.h"
 #include "probe.h"
 
@@ -170,27 +171,19 @@ static int eq_nocase(const char *a, const char *b)
 /* Strict decimal of exactly @n bytes, no sign, no overflow past @max. */
 static int parse_uint(const char *s, size_t n, unsigned long max, unsigned long *ret)
 {
-	unsigned long v = 0;
-	size_t i;
+	unsigned long long v;
+	int r = decimal_parse(s, n, max, &v);
 
-	if (n == 0)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		unsigned int d = (unsigned char)s[i] - '0';
-
-		if (d > 9 || v > (max - d) / 10)
-			return -EINVAL;
-		v = v * 10 + d;
-	}
-	*ret = v;
-	return 0;
+	if (r == 0)
+		*ret = (unsigned long)v;
+	return r;
 }
 
 /* "MAJ:MIN" in decimal, within the kernel's 12-bit major and 20-bit minor. */
 static int parse_majmin(const char *s, dev_t *ret)
 {
 	const char *colon = strchr(s, ':');
-	unsigned long maj, min;
+	unsigned long maj = 0, min = 0;
 
 	if (!colon || parse_uint(s, colon - s, 0xfff, &maj) < 0 ||
 	    parse_uint(colon + 1, strlen(colon + 1), 0xfffff, &min) < 0)
@@ -519,7 +512,7 @@ out:
 /* The logical sector size of the disk holding partition @name; 512 if unknown. */
 static unsigned int sector_size(const char *name)
 {
-	unsigned long v;
+	unsigned long v = 0;
 	char buf[32];
 
 	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/../queue/logical_block_size",
@@ -532,7 +525,7 @@ static unsigned int sector_size(const char *name)
 static int match_partition(const struct scan *s, const char *name)
 {
 	unsigned long long bytes;
-	unsigned long partno;
+	unsigned long partno = 0;
 	struct probe_part pi;
 	struct probe_dev pd;
 	char buf[32];

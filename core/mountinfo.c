@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "decimal.h"
 #include "mountinfo.h"
 
 #define READ_CHUNK 4096
@@ -60,18 +61,13 @@ static char *next_field(char **p)
 /* A decimal number of digits only, up to UINT_MAX; *s moves past it. */
 static int parse_uint(const char **s, unsigned int *ret)
 {
-	unsigned long long v = 0;
-	const char *p = *s;
+	unsigned long long v;
+	size_t n = decimal_span(*s);
 
-	if (*p < '0' || *p > '9')
+	if (decimal_parse(*s, n, UINT_MAX, &v) < 0)
 		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		v = v * 10 + (unsigned int)(*p - '0');
-		if (v > UINT_MAX)
-			return -EINVAL;
-	}
 	*ret = (unsigned int)v;
-	*s = p;
+	*s += n;
 	return 0;
 }
 

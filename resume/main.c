@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "cmdline.h"
+#include "decimal.h"
 #include "msg.h"
 #include "restore.h"
 
@@ -55,7 +56,7 @@ struct given {
 
 static int parse_num(const char *s, unsigned long long max, unsigned long long *ret)
 {
-	return cmdline_decimal(s, strlen(s), max, ret);
+	return decimal_parse(s, strlen(s), max, ret);
 }
 
 /* Returns 0, or 2 for a usage error. */

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "cmdline.h"
+#include "decimal.h"
 #include "hibernate.h"
 #include "msg.h"
 
@@ -52,7 +53,7 @@ static int parse_u64(const char *s, uint64_t *ret)
 	unsigned long long v;
 	int r;
 
-	r = cmdline_decimal(s, strlen(s), UINT64_MAX, &v);
+	r = decimal_parse(s, strlen(s), UINT64_MAX, &v);
 	if (r == 0)
 		*ret = v;
 	return r;

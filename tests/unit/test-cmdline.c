@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "decimal.h"
 #include "tap.h"
 
 static struct torpor_cmdline c;
@@ -267,21 +268,21 @@ static void test_decimal(void)
 {
 	unsigned long long v = 7;
 
-	tap_ok(cmdline_decimal("123", 3, 1000, &v) == 0 && v == 123, "decimal: 123");
-	tap_ok(cmdline_decimal("1234", 2, 1000, &v) == 0 && v == 12, "decimal: reads len bytes");
-	tap_ok(cmdline_decimal("3600", 4, 3600, &v) == 0 && v == 3600, "decimal: max itself");
+	tap_ok(decimal_parse("123", 3, 1000, &v) == 0 && v == 123, "decimal: 123");
+	tap_ok(decimal_parse("1234", 2, 1000, &v) == 0 && v == 12, "decimal: reads len bytes");
+	tap_ok(decimal_parse("3600", 4, 3600, &v) == 0 && v == 3600, "decimal: max itself");
 	v = 7;
-	tap_ok(cmdline_decimal("3601", 4, 3600, &v) == -EINVAL && v == 7,
+	tap_ok(decimal_parse("3601", 4, 3600, &v) == -EINVAL && v == 7,
 	       "decimal: over max, nothing written");
-	tap_ok(cmdline_decimal("", 0, 10, &v) == -EINVAL && cmdline_decimal(NULL, 0, 10, &v) ==
+	tap_ok(decimal_parse("", 0, 10, &v) == -EINVAL && decimal_parse(NULL, 0, 10, &v) ==
 	       -EINVAL, "decimal: empty");
-	tap_ok(cmdline_decimal(" 1", 2, 10, &v) == -EINVAL &&
-	       cmdline_decimal("+1", 2, 10, &v) == -EINVAL &&
-	       cmdline_decimal("-1", 2, 10, &v) == -EINVAL &&
-	       cmdline_decimal("0x1", 3, 10, &v) == -EINVAL &&
-	       cmdline_decimal("1 ", 2, 10, &v) == -EINVAL, "decimal: no space, sign, 0x, suffix");
-	tap_ok(cmdline_decimal("18446744073709551615", 20, ULLONG_MAX, &v) == 0 &&
-	       v == ULLONG_MAX && cmdline_decimal("18446744073709551616", 20, ULLONG_MAX, &v) ==
+	tap_ok(decimal_parse(" 1", 2, 10, &v) == -EINVAL &&
+	       decimal_parse("+1", 2, 10, &v) == -EINVAL &&
+	       decimal_parse("-1", 2, 10, &v) == -EINVAL &&
+	       decimal_parse("0x1", 3, 10, &v) == -EINVAL &&
+	       decimal_parse("1 ", 2, 10, &v) == -EINVAL, "decimal: no space, sign, 0x, suffix");
+	tap_ok(decimal_parse("18446744073709551615", 20, ULLONG_MAX, &v) == 0 &&
+	       v == ULLONG_MAX && decimal_parse("18446744073709551616", 20, ULLONG_MAX, &v) ==
 	       -EINVAL, "decimal: 2^64-1 fits, 2^64 does not");
 }
 
