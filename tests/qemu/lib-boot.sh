@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# QEMU launch for the tests (sourced by lib.sh): one boot of the guest, a boot the
+# host cuts short (a power cut), and the notes a boot leaves in the summary.
+
+# boot N [PARAMS...]: boot the guest once with extra kernel parameters; the console
+# goes to $T/bootN.console, each line prefixed with seconds since QEMU started.
+# Returns QEMU's status (124 when the timeout hit).  Other images can reuse it by
+# setting BOOT_INITRD (default $INITRD), BOOT_CMDLINE (the parameters before PARAMS),
+# BOOT_TIMEOUT (default $QEMU_TIMEOUT) and BOOT_ROOT_OPTS (-drive options of
+# $T/root.img, default ",snapshot=on"; set it empty to keep what the guest writes).
+# BOOT_QEMU_OPTS adds QEMU options (split on spaces), BOOT_KERNEL replaces $VMLINUZ
+# and BOOT_MEM replaces $QEMU_MEM; BOOT_WATCH names a file that gets the raw console
+# as it comes (the console file is written in blocks).  A boot that boot_cut killed on purpose
+# ($T/bootN.cut exists) is not a timeout.
+boot() {
+	_n=$1
+	shift
+	_con=$T/boot$_n.console
+	: >"$_con"
+	if [ -f "$T/timed-out" ]; then
+		fail "boot $_n: not started, an earlier boot timed out"
+		echo 0 >"$T/boot$_n.took"
+		return 1
+	fi
+	_cmdline="${BOOT_CMDLINE:-console=ttyS0 panic=-1 resume=/dev/vdb torpor_mib=$TEST_MIB} $*"
+	# a loaded host can stall TCG long enough for the kernel's IO-APIC timer check
+	# to fail and panic at boot ("IO-APIC + timer doesn't work"): skip that check
+	_cmdline="$_cmdline no_timer_check"
+	[ "${TORPOR_TEST_DEBUG:-}" != 1 ] || _cmdline="$_cmdline torpor.debug torpor_verbose=1"
+	echo "## boot $_n: $_cmdline"
+	_t0=$(now)
+	{
+		# shellcheck disable=SC2086 # BOOT_QEMU_OPTS is a list of words
+		timeout -k 10 "${BOOT_TIMEOUT:-$QEMU_TIMEOUT}" "$QEMU" -accel tcg -smp 1 \
+			-m "${BOOT_MEM:-$QEMU_MEM}" -no-reboot -nographic -nic none ${BOOT_QEMU_OPTS:-} \
+			-kernel "${BOOT_KERNEL:-$VMLINUZ}" -initrd "${BOOT_INITRD:-$INITRD}" \
+			-drive "file=$T/root.img,format=raw,if=virtio${BOOT_ROOT_OPTS-,snapshot=on}" \
+			-drive file="$T/swap.img",format=raw,if=virtio \
+			-append "$_cmdline" </dev/null 2>&1
+		echo $? >"$T/boot$_n.rc"
+	} | if [ -n "${BOOT_WATCH:-}" ]; then tee "$BOOT_WATCH"; else cat; fi |
+		if [ "${V:-}" = 1 ]; then tee /dev/fd/3; else cat; fi |
+		/bin/busybox ts -s '%.s' | tr -d '\r' >"$_con"
+	_rc=$(cat "$T/boot$_n.rc")
+	_took=$(since "$_t0")
+	echo "$_took" >"$T/boot$_n.took"
+	awk '{ t = $1; sub(/^[^ ]* /, ""); printf "[%8.3f] %s\n", t, $0 }' "$_con"
+	echo "## boot $_n took $_took s (qemu exit status $_rc)"
+	if [ "$_rc" -eq 137 ] && [ -f "$T/boot$_n.cut" ]; then
+		echo "## boot $_n: the host cut the power ($(cat "$T/boot$_n.cut"))"
+	elif [ "$_rc" -eq 124 ] || [ "$_rc" -eq 137 ]; then
+		fail "boot $_n: timed out after ${BOOT_TIMEOUT:-$QEMU_TIMEOUT} s"
+		: >"$T/timed-out"
+	fi
+	return "$_rc"
+}
+
+# boot_cut N ERE [PARAMS...]: boot N, and kill -9 QEMU (a power cut) as soon as its
+# console shows a line matching ERE.  Returns 0 when the cut happened.
+boot_cut() {
+	_cn=$1
+	_cpat=$2
+	shift 2
+	rm -f "$T/boot$_cn.cut" "$T/boot$_cn.pid" "$T/boot$_cn.rc" "$T/boot$_cn.raw"
+	_cs=$(now)
+	(
+		_w=$(( ${BOOT_TIMEOUT:-$QEMU_TIMEOUT} * 5 ))
+		while [ "$_w" -gt 0 ] && [ ! -f "$T/boot$_cn.rc" ]; do
+			if [ -s "$T/boot$_cn.pid" ] && [ -f "$T/boot$_cn.raw" ] &&
+				tr -d '\r' <"$T/boot$_cn.raw" | grep -Eq -- "$_cpat"; then
+				echo "at /$_cpat/ after $(since "$_cs") s" >"$T/boot$_cn.cut"
+				kill -9 "$(cat "$T/boot$_cn.pid")"
+				exit 0
+			fi
+			_w=$((_w - 1))
+			sleep 0.2
+		done
+	) &
+	_cw=$!
+	_save_opts=${BOOT_QEMU_OPTS:-}
+	BOOT_QEMU_OPTS="$_save_opts -pidfile $T/boot$_cn.pid"
+	BOOT_WATCH=$T/boot$_cn.raw
+	boot "$_cn" "$@"
+	BOOT_WATCH=
+	rm -f "$T/boot$_cn.raw"
+	BOOT_QEMU_OPTS=$_save_opts
+	wait "$_cw"
+	if [ -f "$T/boot$_cn.cut" ]; then
+		echo "ok: boot $_cn: power cut $(cat "$T/boot$_cn.cut")"
+	else
+		fail "boot $_cn: never printed a line matching /$_cpat/, so no power cut"
+		return 1
+	fi
+}
+
+# note_boot N: boot N's wall time, and when it hibernated and resumed
+# hibernate_first N [PARAM...]: boot N starts a 64 MiB workload and hibernates it
+# with torpor-suspend; the VM is off and torpor's image is on the swap disk
+hibernate_first() {
+	_hn=$1
+	shift
+	boot "$_hn" torpor_test=hibernate torpor_mib=64 "$@"
+	note_boot "$_hn"
+	expect "$_hn" workload-started hibernating
+	expect_not "$_hn" resumed hibernate-failed poweroff
+	expect_sig S2SUSPEND "after hibernating"
+}
+
+note_boot() {
+	_took=$(cat "$T/boot$1.took")
+	_init=$(stamp "$1" init)
+	_line="boot $1: ${_took} s"
+	[ -z "$_init" ] || _line="$_line (init at $(sub "$_init" 0) s"
+	_rs=$(stamp "$1" resume-start)
+	_rd=$(stamp "$1" resumed)
+	[ -z "$_rd" ] || _line="$_line, restored in $(sub "$_rd" "$_rs") s"
+	_hb=$(stamp "$1" hibernating)
+	if [ -n "$_hb" ] && [ -z "$(stamp "$1" hibernate-failed)" ]; then
+		_line="$_line, hibernated in $(sub "$_took" "$_hb") s"
+	fi
+	[ -z "$_init" ] || _line="$_line)"
+	note "$_line"
+	echo "## $_line"
+}
