@@ -24,6 +24,7 @@
 #include "hibernate.h"
 #include "mounts.h"
 #include "msg.h"
+#include "restamp.h"
 #include "snapshot.h"
 #include "sysmem.h"
 #include "target.h"
@@ -45,6 +46,8 @@ static double now(void)
  * host can cut the power there.  Read once, before anything is frozen.
  */
 static const char *test_stall;
+/* the recorded filesystems, read again after the snapshot */
+static struct restamp stamps;
 
 static void stall(const char *where)
 {
@@ -275,8 +278,15 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 {
 	uint64_t stream = 0, avail = 0;
 	double t0 = now();
+	uint32_t failed = 0;
 	int r;
 
+	r = restamp_read(&stamps, w->img.fs, w->img.meta.nr_fs, &failed);
+	if (r < 0) {
+		msg_error("cannot read the mount stamps of %u filesystems again after the snapshot",
+			  failed);
+		return r;
+	}
 	r = snap_image_size(snap_fd, &stream);
 	if (r < 0) {
 		msg_error("cannot get the image size: %s", msg_errname(r));
@@ -417,6 +427,11 @@ int hibernate_run(const struct hib_opts *o)
 	w.before_root = stall_before_root;
 	test_stall = getenv("TORPOR_TEST_STALL");
 	fill_identity(&w.img);
+	r = restamp_open(&stamps, w.img.fs, w.img.meta.nr_fs);
+	if (r < 0) {
+		msg_error("cannot allocate buffers: %s", msg_errname(r));
+		goto out_release;
+	}
 	/* after the snapshot no mounted filesystem may be written, not even a log file */
 	if (fstat(2, &st) == 0 && S_ISREG(st.st_mode))
 		msg_set_quiet(1);
@@ -430,6 +445,7 @@ int hibernate_run(const struct hib_opts *o)
 	msg_set_quiet(0);
 	munlockall();
 out_release:
+	restamp_close(&stamps);
 	writer_release(&w);
 out_close:
 	close(dev_fd);

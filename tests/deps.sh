@@ -20,11 +20,15 @@ need_check="
 /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
 /usr/bin/valgrind valgrind
 /sbin/mke2fs e2fsprogs
+/sbin/mkfs.btrfs btrfs-progs
+/sbin/mkfs.xfs xfsprogs
 "
 need_qemu="
 /usr/bin/qemu-system-x86_64 qemu-system-x86
 /bin/busybox busybox-static
 /sbin/mke2fs e2fsprogs
+/sbin/mkfs.btrfs btrfs-progs
+/sbin/mkfs.xfs xfsprogs
 /usr/bin/cpio cpio
 /usr/bin/zstd zstd
 /sbin/depmod kmod
