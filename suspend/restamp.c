@@ -30,7 +30,7 @@
 /* /sys/fs/xfs/<name>/log/log_head_lsn of the device @dev, opened; or -errno. */
 static int open_log_head(uint32_t dev)
 {
-	char link[PATH_MAX], path[PATH_MAX];
+	char link[256], path[PATH_MAX];
 	const char *name;
 	ssize_t n;
 
