@@ -12,7 +12,7 @@
 #      (a control, reported), then into a btrfs swap file on the btrfs disk: over
 #      the second the superblock generation must not move (swap I/O goes to the
 #      file's blocks directly and commits no transaction).  Each phase starts once
-#      the generation has not moved for 40 s.
+#      the generation has not moved for 64 s.
 # Old torpor stamped ext only: it restores the image of (b) over the changed disk.
 . "$(dirname "$0")/lib.sh"
 
