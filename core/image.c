@@ -427,7 +427,8 @@ int image_meta_decode(const uint8_t *buf, size_t len, uint64_t dev_bytes,
 		img->fs[i].mount_count = get_le64(p + 24);
 		img->fs[i].mount_time = get_le64(p + 32);
 		img->fs[i].write_time = get_le64(p + 40);
-		if (img->fs[i].kind != TORPOR_FS_EXT) {
+		if (img->fs[i].kind != TORPOR_FS_EXT && img->fs[i].kind != TORPOR_FS_BTRFS &&
+		    img->fs[i].kind != TORPOR_FS_XFS) {
 			image_free(img);
 			return -EBADMSG;
 		}

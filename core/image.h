@@ -83,8 +83,18 @@ enum torpor_block_flags {
 	TORPOR_BLOCK_RAW = 1,		/* stored uncompressed */
 };
 
+/*
+ * Kinds of filesystem stamps (struct torpor_fsrec).  Kinds 2 and 3 came after
+ * format version 1 was fixed and did not change it: an image holding only ext
+ * records is the same as before, and a torpor-resume that predates a kind finds
+ * it unknown, calls the image inconsistent and discards it, which is the safe
+ * answer for a filesystem it cannot check.  A new version number would make
+ * every image unreadable across the upgrade instead, with nothing gained.
+ */
 enum torpor_fs_kind {
 	TORPOR_FS_EXT = 1,		/* ext2/3/4: mount count, mount time, write time */
+	TORPOR_FS_BTRFS = 2,		/* btrfs: generation, log tree root, tree root */
+	TORPOR_FS_XFS = 3,		/* xfs: superblock LSN, log head, log sector crc32 */
 };
 
 /* A run of whole pages on the resume device. */
@@ -139,14 +149,27 @@ struct torpor_block {
 	uint32_t reserved;		/* 0 */
 };
 
-/* What changes on a filesystem each time it is mounted again. */
+/*
+ * What changes on a filesystem each time it is mounted again, read from the
+ * device once the snapshot is taken (nothing writes it after that), compared
+ * before resuming (core/fsstamp.c says why each field moves).  The field names
+ * are ext's; per kind they hold:
+ *   ext    mount_count s_mnt_count, mount_time s_mtime, write_time s_wtime
+ *          (the write time is recorded, not compared);
+ *   btrfs  mount_count the superblock generation, mount_time the log tree root
+ *          (0 when no log), write_time the tree root (byte numbers);
+ *   xfs    mount_count sb_lsn (cycle << 32 | block), mount_time the log head
+ *          when hibernating (same encoding, ~0 when unknown), write_time the
+ *          crc32 of the log sector at that head (0 when unknown).
+ * The UUID is ext's s_uuid, btrfs's fsid, xfs's sb_uuid: what blkid calls UUID.
+ */
 struct torpor_fsrec {
 	uint32_t dev;			/* device number when hibernating (major << 20 | minor) */
 	uint32_t kind;			/* enum torpor_fs_kind */
 	uint8_t uuid[16];		/* the filesystem's UUID: device numbers can change */
-	uint64_t mount_count;		/* ext: s_mnt_count */
-	uint64_t mount_time;		/* ext: s_mtime */
-	uint64_t write_time;		/* ext: s_wtime */
+	uint64_t mount_count;		/* see above, per kind */
+	uint64_t mount_time;
+	uint64_t write_time;
 };
 
 _Static_assert(sizeof(struct torpor_extent) == 16, "torpor_extent layout");

@@ -171,7 +171,7 @@ static int check_filesystems(const struct loader *l, int wait_seconds)
 {
 	const struct torpor_fsrec *f;
 	struct torpor_fsrec now;
-	char spec[48], uuid[37], name[64];
+	char spec[48], uuid[37], name[64], what[96];
 	dev_t dev;
 	uint32_t i;
 	int fd, r;
@@ -182,7 +182,7 @@ static int check_filesystems(const struct loader *l, int wait_seconds)
 		snprintf(spec, sizeof(spec), "UUID=%s", uuid);
 		r = wait_device(spec, wait_seconds, &dev);
 		fd = r == 0 ? devname_open(dev, O_RDONLY) : r;
-		r = fd < 0 ? fd : fsstamp_read(fd, &now);
+		r = fd < 0 ? fd : fsstamp_read(fd, fsstamp_log_head(f), &now);
 		if (fd >= 0)
 			close(fd);
 		if (r < 0) {
@@ -193,9 +193,9 @@ static int check_filesystems(const struct loader *l, int wait_seconds)
 		if (fsstamp_same(f, &now))
 			continue;
 		devname_name(dev, name, sizeof(name));
-		msg_error("filesystem %s on %s was mounted since hibernation (mount count "
-			  "%llu, now %llu): not restoring the image", uuid, name,
-			  (unsigned long long)f->mount_count, (unsigned long long)now.mount_count);
+		fsstamp_describe(f, &now, what, sizeof(what));
+		msg_error("filesystem %s on %s was mounted since hibernation (%s): not restoring "
+			  "the image", uuid, name, what);
 		msg_hint("restoring it would corrupt that filesystem; the image is discarded");
 		return -ESTALE;
 	}

@@ -29,6 +29,7 @@
 #include "mountinfo.h"
 #include "mounts.h"
 #include "msg.h"
+#include "restamp.h"
 #include "snapshot.h"
 #include "swaps.h"
 #include "sysmem.h"
@@ -45,6 +46,9 @@ static double now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+/* the recorded filesystems, read again after the snapshot */
+static struct restamp stamps;
 
 /* The most memory this process has held, from getrusage() (KiB on Linux). */
 static unsigned long long peak_rss_kib(void)
@@ -366,8 +370,15 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 {
 	uint64_t stream = 0, avail = 0;
 	double t0 = now();
+	uint32_t failed = 0;
 	int r;
 
+	r = restamp_read(&stamps, w->img.fs, w->img.meta.nr_fs, &failed);
+	if (r < 0) {
+		msg_error("cannot read the mount stamps of %u filesystems again after the snapshot",
+			  failed);
+		return r;
+	}
 	r = snap_image_size(snap_fd, &stream);
 	if (r < 0) {
 		msg_error("cannot get the image size: %s", msg_errname(r));
@@ -546,6 +557,11 @@ int hibernate_run(const struct hib_opts *o)
 	w.before_root = before_root;
 	testhook_init();
 	fill_identity(&w.img);
+	r = restamp_open(&stamps, w.img.fs, w.img.meta.nr_fs);
+	if (r < 0) {
+		msg_error("cannot open the filesystems to stamp: %s", msg_errname(r));
+		goto out_release;
+	}
 	r = interrupt_install();
 	if (r < 0) {
 		msg_error("cannot set up the abort signals: %s", msg_errname(r));
@@ -565,6 +581,7 @@ int hibernate_run(const struct hib_opts *o)
 	}
 	interrupt_restore();
 out_release:
+	restamp_close(&stamps);
 	mounts_release(&mounts);
 	writer_release(&w);
 out_close:

@@ -106,7 +106,7 @@ static int stamp(struct mounts *m, const struct mountinfo_entry *e, dev_t dev)
 	if (find(m->unstamped, m->nr_unstamped, dev) >= 0)
 		return 0;
 	fd = devname_open(dev, O_RDONLY);
-	r = fd < 0 ? fd : fsstamp_read(fd, &f);
+	r = fd < 0 ? fd : fsstamp_read(fd, FSSTAMP_NO_LOG_HEAD, &f);
 	if (fd >= 0)
 		close(fd);
 	if (r < 0) {

@@ -23,6 +23,8 @@ need_check="
 /usr/bin/valgrind valgrind
 /sbin/mdadm mdadm
 /sbin/mke2fs e2fsprogs
+/sbin/mkfs.btrfs btrfs-progs
+/sbin/mkfs.xfs xfsprogs
 "
 need_fuzz="
 /usr/bin/clang clang
@@ -32,6 +34,8 @@ need_qemu="
 /usr/bin/qemu-system-x86_64 qemu-system-x86
 /bin/busybox busybox-static
 /sbin/mke2fs e2fsprogs
+/sbin/mkfs.btrfs btrfs-progs
+/sbin/mkfs.xfs xfsprogs
 /usr/bin/cpio cpio
 /usr/bin/zstd zstd
 /sbin/depmod kmod

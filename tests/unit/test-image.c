@@ -206,6 +206,18 @@ static void test_meta(void)
 	memcpy(bad, buf, len);
 	memset(bad + 88 + 64, 'x', 1);	/* release must end in NUL */
 	tap_ok(decode_buf(bad, len, dev) < 0, "image: unterminated kernel release rejected");
+	POKE(len - 48 + 4, 0, "filesystem kind 0");
+	POKE(len - 48 + 4, TORPOR_FS_XFS + 1, "unknown filesystem kind");
+	memcpy(bad, buf, len);
+	put32(bad + len - 48 + 4, TORPOR_FS_BTRFS);
+	memset(&d, 0, sizeof(d));
+	tap_ok(image_meta_decode(bad, len, dev, 0, &d) == 0 && d.fs[0].kind == TORPOR_FS_BTRFS,
+	       "image: a btrfs stamp decodes");
+	image_free(&d);
+	put32(bad + len - 48 + 4, TORPOR_FS_XFS);
+	tap_ok(image_meta_decode(bad, len, dev, 0, &d) == 0 && d.fs[0].kind == TORPOR_FS_XFS,
+	       "image: an xfs stamp decodes");
+	image_free(&d);
 #undef POKE
 	image_free(&img);
 
