@@ -32,39 +32,10 @@
 #include "blkio.h"
 #include "crc32.h"
 #include "fsstamp.h"
+#include "le.h"
 
 #define BTRFS_SB	65536
 #define XFS_BB		512
-
-static uint32_t le16(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return le16(p) | le16(p + 2) << 16;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
-static uint32_t be16(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 8 | p[1];
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return be16(p) << 16 | be16(p + 2);
-}
-
-static uint64_t be64(const uint8_t *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
 
 /*
  * xfs: the byte offset and length of the log sector that holds basic block
@@ -74,9 +45,9 @@ static uint64_t be64(const uint8_t *p)
 static int xfs_log_sector(const uint8_t *sb, uint64_t head_bb, uint64_t *ret_off,
 			  uint32_t *ret_len)
 {
-	uint32_t bsize = be32(sb + 4), agblocks = be32(sb + 84), agcount = be32(sb + 88);
-	uint32_t logblocks = be32(sb + 96), agblklog = sb[124], sect = be16(sb + 194);
-	uint64_t logstart = be64(sb + 48), agno, agbno, fsb, off;
+	uint32_t bsize = get_be32(sb + 4), agblocks = get_be32(sb + 84), agcount = get_be32(sb + 88);
+	uint32_t logblocks = get_be32(sb + 96), agblklog = sb[124], sect = get_be16(sb + 194);
+	uint64_t logstart = get_be64(sb + 48), agno, agbno, fsb, off;
 
 	if (sect == 0)
 		sect = XFS_BB;
@@ -115,20 +86,20 @@ int fsstamp_parse(const uint8_t *buf, size_t len, struct torpor_fsrec *ret)
 	if (!memcmp(buf, "XFSB", 4)) {
 		f.kind = TORPOR_FS_XFS;
 		memcpy(f.uuid, buf + 32, 16);
-		f.mount_count = be64(buf + 240);
+		f.mount_count = get_be64(buf + 240);
 		f.mount_time = FSSTAMP_NO_LOG_HEAD;
-	} else if (le16(sb + 0x38) == 0xef53) {
+	} else if (get_le16(sb + 0x38) == 0xef53) {
 		f.kind = TORPOR_FS_EXT;
 		memcpy(f.uuid, sb + 0x68, 16);
-		f.mount_count = le16(sb + 0x34);
-		f.mount_time = le32(sb + 0x2c);
-		f.write_time = le32(sb + 0x30);
+		f.mount_count = get_le16(sb + 0x34);
+		f.mount_time = get_le32(sb + 0x2c);
+		f.write_time = get_le32(sb + 0x30);
 	} else if (!memcmp(bt + 0x40, "_BHRfS_M", 8)) {
 		f.kind = TORPOR_FS_BTRFS;
 		memcpy(f.uuid, bt + 0x20, 16);
-		f.mount_count = le64(bt + 0x48);
-		f.mount_time = le64(bt + 0x60);
-		f.write_time = le64(bt + 0x50);
+		f.mount_count = get_le64(bt + 0x48);
+		f.mount_time = get_le64(bt + 0x60);
+		f.write_time = get_le64(bt + 0x50);
 	} else {
 		return -EMEDIUMTYPE;
 	}

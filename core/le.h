@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* le.h - little-endian loads and stores of on-disk fields, at any alignment */
+/* le.h - little-endian loads and stores of on-disk fields, at any alignment (and the
+ * big-endian loads of xfs and md 0.90 superblocks) */
 #ifndef CORE_LE_H
 #define CORE_LE_H
 
@@ -36,6 +37,21 @@ static inline void put_le64(uint8_t *p, uint64_t v)
 {
 	put_le32(p, (uint32_t)v);
 	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint16_t get_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t get_be64(const uint8_t *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
 }
 
 #endif

@@ -98,11 +98,6 @@ int probe_fs(const uint8_t *head, size_t len, struct probe_id *id)
 	       probe_btrfs(head, len, id);
 }
 
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* md_p.h mdp_superblock_s: md_magic and major_version 0, in the creating host's byte order. */
 static int md_is_v090(const uint8_t *sb)
 {
