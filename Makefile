@@ -131,7 +131,7 @@ check:
 	$(Q)sh tests/deps.sh check
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
-		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh \
+		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/resume-args.sh \
 		tests/shellcheck.sh
 
 check-build: all check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS)

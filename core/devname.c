@@ -937,6 +937,21 @@ static int resolve(const char *spec, dev_t *ret)
 	return dev_present(*ret);
 }
 
+/* The device of a filesystem UUID, by its content alone; kernel-doc in devname.h. */
+int devname_resolve_uuid(const char *uuid, dev_t *ret_dev)
+{
+	dev_t dev;
+	int r;
+
+	if (!uuid || !*uuid)
+		return -EINVAL;
+	r = resolve_tag(LK_UUID, uuid, 0, &dev);
+	if (r < 0)
+		return r;
+	*ret_dev = dev;
+	return 0;
+}
+
 /* resume= spec to device number: 0, -ENOENT (wait), -EINVAL; kernel-doc in devname.h. */
 int devname_resolve(const char *spec, dev_t *ret_dev)
 {

@@ -41,6 +41,16 @@
 int devname_resolve(const char *spec, dev_t *ret_dev);
 
 /**
+ * devname_resolve_uuid() - the one device whose content carries filesystem UUID @uuid
+ *
+ * As devname_resolve("UUID=..."), but read from the devices only: udev's
+ * /dev/disk/by-uuid link names one device even when two carry the UUID (a copy
+ * of a disk), and not necessarily the one that matters.
+ * Return: 0; -ENOENT; -EINVAL; -ENOTUNIQ when two devices carry it.
+ */
+int devname_resolve_uuid(const char *uuid, dev_t *ret_dev);
+
+/**
  * devname_open() - open a block device by number, without trusting /dev
  * @dev: the device number
  * @flags: O_RDONLY or O_RDWR, plus e.g. O_DIRECT, O_EXCL; O_CREAT and O_TRUNC are dropped

@@ -4,8 +4,13 @@
  *
  * ext2/3/4: the superblock sits at byte 1024: s_mtime (last mount time) at
  * +0x2c, s_wtime at +0x30, s_mnt_count (16 bit) at +0x34, the magic 0xef53 at
- * +0x38, s_uuid at +0x68.  ext4 bumps s_mnt_count and sets s_mtime whenever it is
- * mounted read-write (ext4_setup_super), which is what we want to notice.
+ * +0x38, s_feature_incompat at +0x60, s_uuid at +0x68.  ext4 bumps s_mnt_count
+ * and sets s_mtime whenever it is mounted read-write (ext4_setup_super), which is
+ * what we want to notice.  A read-only mount does neither, yet when the journal
+ * needs recovery (always, for a journalled filesystem mounted read-write when
+ * hibernating) it replays the journal, deletes the orphan inodes (files deleted
+ * while still open) and clears the needs_recovery flag (INCOMPAT_RECOVER) on
+ * disk; so does e2fsck.  That flag, set then and clear now, is a mount too.
  *
  * btrfs: the primary superblock at 64 KiB, little-endian: fsid (the UUID) at
  * +0x20, the magic "_BHRfS_M" at +0x40, generation at +0x48, the tree root at
@@ -35,6 +40,7 @@
 #include "le.h"
 
 #define BTRFS_SB	65536
+#define EXT_INCOMPAT_RECOVER	0x4	/* the journal needs recovery */
 #define XFS_BB		512
 
 /*
@@ -94,6 +100,8 @@ int fsstamp_parse(const uint8_t *buf, size_t len, struct torpor_fsrec *ret)
 		f.mount_count = get_le16(sb + 0x34);
 		f.mount_time = get_le32(sb + 0x2c);
 		f.write_time = get_le32(sb + 0x30);
+		if (get_le32(sb + 0x60) & EXT_INCOMPAT_RECOVER)
+			f.write_time |= FSSTAMP_EXT_RECOVER;
 	} else if (!memcmp(bt + 0x40, "_BHRfS_M", 8)) {
 		f.kind = TORPOR_FS_BTRFS;
 		memcpy(f.uuid, bt + 0x20, 16);
@@ -188,17 +196,26 @@ int fsstamp_parse_log_head(const char *text, uint64_t *ret)
 	return 0;
 }
 
+/* ext: the journal was recovered since @then (a read-only mount or e2fsck replayed it) */
+static int ext_recovered(const struct torpor_fsrec *then, const struct torpor_fsrec *now)
+{
+	return (then->write_time & FSSTAMP_EXT_RECOVER) && !(now->write_time & FSSTAMP_EXT_RECOVER);
+}
+
 /*
- * 1 when @now shows no mount since @then.  ext: the mount count and mount time
- * (the write time may move: it is not compared); btrfs: generation, log tree root
- * and tree root; xfs: superblock LSN, log head and the checksum of its sector.
+ * 1 when @now shows no mount since @then.  ext: the mount count, mount time and
+ * the needs_recovery flag (the write time itself is not compared); btrfs:
+ * generation, log tree root and tree root; xfs: superblock LSN, log head and the
+ * checksum of its sector.
  */
 int fsstamp_same(const struct torpor_fsrec *then, const struct torpor_fsrec *now)
 {
 	if (then->kind != now->kind || memcmp(then->uuid, now->uuid, 16) ||
 	    then->mount_count != now->mount_count || then->mount_time != now->mount_time)
 		return 0;
-	return then->kind == TORPOR_FS_EXT || then->write_time == now->write_time;
+	if (then->kind == TORPOR_FS_EXT)
+		return !ext_recovered(then, now);
+	return then->write_time == now->write_time;
 }
 
 static void lsn_str(uint64_t lsn, char *buf, size_t len)
@@ -238,6 +255,8 @@ void fsstamp_describe(const struct torpor_fsrec *then, const struct torpor_fsrec
 			lsn_str(then->mount_time, x, sizeof(x));
 			snprintf(buf, len, "log written at its head %s", x);
 		}
+	} else if (a == b && then->mount_time == now->mount_time && ext_recovered(then, now)) {
+		snprintf(buf, len, "journal recovered since, by a read-only mount or e2fsck");
 	} else {
 		snprintf(buf, len, "mount count %llu, now %llu", a, b);
 	}

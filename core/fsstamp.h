@@ -21,6 +21,8 @@
 #define FSSTAMP_READ_BYTES	(65536 + 4096)
 /* xfs: the log head is not known (no sysfs, external log): the superblock LSN only */
 #define FSSTAMP_NO_LOG_HEAD	UINT64_MAX
+/* ext: in write_time above s_wtime, the needs_recovery flag of the superblock */
+#define FSSTAMP_EXT_RECOVER	(1ULL << 32)
 
 int fsstamp_parse(const uint8_t *buf, size_t len, struct torpor_fsrec *ret);
 int fsstamp_read(int fd, uint64_t log_head, struct torpor_fsrec *ret);

@@ -155,7 +155,9 @@ struct torpor_block {
  * before resuming (core/fsstamp.c says why each field moves).  The field names
  * are ext's; per kind they hold:
  *   ext    mount_count s_mnt_count, mount_time s_mtime, write_time s_wtime
- *          (the write time is recorded, not compared);
+ *          and, at bit 32, the needs_recovery flag (a journal replayed since
+ *          clears it; s_wtime is recorded, not compared; images written before
+ *          the flag have it 0, which compares as before);
  *   btrfs  mount_count the superblock generation, mount_time the log tree root
  *          (0 when no log), write_time the tree root (byte numbers);
  *   xfs    mount_count sb_lsn (cycle << 32 | block), mount_time the log head

@@ -52,6 +52,7 @@ int loader_read_root(struct loader *l)
 	r = blkio_pread(l->dev_fd, l->header_page, l->ps, l->header_offset);
 	if (r < 0)
 		return FAIL(l, "reading the swap header page", r);
+	l->header_read = 1;
 	r = image_root_decode(l->header_page, l->ps, &l->img.root);
 	switch (r) {
 	case 0:
@@ -145,6 +146,9 @@ out:
  * Done before the first page goes to the kernel: whatever happens next, this
  * image is never tried again (the kernel's swsusp_check does the same).  The
  * root record is cleared too, so nothing of it is left to mistake.
+ * Only a header page that was read is written back: a page that could not be
+ * read is not known, and writing zeroes there would destroy mkswap's header
+ * (the swap area's UUID, its size) without knowing that an image was there.
  * Return: 0 or -errno; on failure the image must not be restored.
  */
 int loader_invalidate(struct loader *l)
@@ -152,6 +156,9 @@ int loader_invalidate(struct loader *l)
 	const char *sig = l->img.root.orig_sig;
 	int r;
 
+	if (!l->header_read)
+		return FAIL(l, "invalidating the image (the swap header page was not read)",
+			    -ENODATA);
 	if (memcmp(sig, SWAP_SIG, 10) && memcmp(sig, SWAP_SIG_OLD, 10))
 		sig = SWAP_SIG;
 	memset(l->header_page + TORPOR_ROOT_OFFSET, 0, sizeof(struct torpor_root));

@@ -82,7 +82,8 @@ static int parse_args(int argc, char **argv, struct restore_opts *o, struct give
 					g->malformed = a;
 			}
 		} else if (!strncmp(a, "--wait=", 7)) {
-			if (parse_num(a + 7, 3600, &v) == 0) {
+			/* as torpor.wait=: the dracut hook passes what is left of it */
+			if (parse_num(a + 7, INT_MAX, &v) == 0) {
 				o->wait_seconds = (int)v;
 				g->wait = 1;
 			} else if (!g->malformed) {

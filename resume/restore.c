@@ -58,8 +58,11 @@ static void show_progress(uint64_t done, uint64_t total)
  */
 static long long wait_deadline;
 
-/* Wait for the device named @spec to appear, until the shared deadline. */
-static int wait_device(const char *spec, int seconds, dev_t *ret_dev)
+/*
+ * Wait for the device named @spec to appear, until the shared deadline; with
+ * @by_content, @spec is a bare filesystem UUID looked up by content alone.
+ */
+static int wait_device(const char *spec, int by_content, int seconds, dev_t *ret_dev)
 {
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
 	int r;
@@ -67,7 +70,8 @@ static int wait_device(const char *spec, int seconds, dev_t *ret_dev)
 	if (!wait_deadline)
 		wait_deadline = now_ms() + (long long)seconds * 1000;
 	for (;;) {
-		r = devname_resolve(spec, ret_dev);
+		r = by_content ? devname_resolve_uuid(spec, ret_dev) :
+				 devname_resolve(spec, ret_dev);
 		if (r != -ENOENT || now_ms() >= wait_deadline)
 			return r;
 		nanosleep(&ts, NULL);
@@ -165,7 +169,11 @@ static int check_nothing_mounted(void)
  * Each is looked up by UUID (device numbers may change between boots) and
  * waited for until the deadline the resume device's wait started; one that has
  * not appeared by then cannot be checked and is reported, not fatal (a disk
- * unplugged while hibernated).
+ * unplugged while hibernated).  One that is there but cannot be checked is a
+ * doubt: two devices with its UUID (a copy of the disk: which one was mounted
+ * since?), an unreadable device, or no such filesystem on it.  An ext or xfs
+ * UUID is looked up by content, never through udev's link alone, which names
+ * one of two copies; a btrfs one may be on several devices of one filesystem.
  */
 static int check_filesystems(const struct loader *l, int wait_seconds)
 {
@@ -180,15 +188,26 @@ static int check_filesystems(const struct loader *l, int wait_seconds)
 		f = &l->img.fs[i];
 		fsstamp_uuid_str(f->uuid, uuid);
 		snprintf(spec, sizeof(spec), "UUID=%s", uuid);
-		r = wait_device(spec, wait_seconds, &dev);
+		if (f->kind == TORPOR_FS_BTRFS)
+			r = wait_device(spec, 0, wait_seconds, &dev);
+		else
+			r = wait_device(uuid, 1, wait_seconds, &dev);
 		fd = r == 0 ? devname_open(dev, O_RDONLY) : r;
 		r = fd < 0 ? fd : fsstamp_read(fd, fsstamp_log_head(f), &now);
 		if (fd >= 0)
 			close(fd);
-		if (r < 0) {
+		if (r == -ENOENT || (r == -ENOTUNIQ && f->kind == TORPOR_FS_BTRFS)) {
 			msg_warn("cannot check filesystem %s (mounted when hibernating): %s",
 				 uuid, msg_errname(r));
 			continue;
+		}
+		if (r < 0) {
+			msg_error("cannot check filesystem %s (mounted when hibernating): %s: not "
+				  "restoring the image", uuid, r == -ENOTUNIQ ?
+				  "several devices carry its UUID" : msg_errname(r));
+			msg_hint("restoring over a filesystem that may have been mounted since "
+				 "would corrupt it; the image is discarded");
+			return r;
 		}
 		if (fsstamp_same(f, &now))
 			continue;
@@ -391,7 +410,7 @@ int restore_run(const struct restore_opts *o)
 		close(fd);
 		return r;
 	}
-	r = wait_device(o->device, o->wait_seconds, &dev);
+	r = wait_device(o->device, 0, o->wait_seconds, &dev);
 	if (r == -ENOENT) {
 		msg_warn("resume device '%s' did not appear within %d s, continuing boot",
 			 o->device, o->wait_seconds);

@@ -29,6 +29,12 @@ torpor_cmdline() {
     _wait=$(getarg torpor.wait=)
     case $_wait in
         '' | *[!0-9]*) _wait=5 ;;
+    esac
+    # decimal, as torpor-resume reads it: a leading 0 would make the shell's
+    # arithmetic read octal, and 08 or 09 an error that ends dash (dracut's init)
+    _wait=${_wait#"${_wait%%[!0]*}"}
+    case $_wait in
+        '') _wait=0 ;;
         ???????*) _wait=999999 ;;
     esac
     mkdir -p /run/torpor || return 0

@@ -117,6 +117,16 @@ else
 	not_ok "torpor.wait=0: the initqueue still waits for a missing resume device"
 fi
 
+# leading zeros: decimal as torpor-resume reads them, never octal, never a shell error
+for w in 08:800 010:1000 0:0 000:0; do
+	if run_hook UUID=00000000-dead-beef-0000-000000000000 "${w%%:*}" &&
+		[ "$(cat "$t/run/wait" 2>/dev/null)" = "${w#*:}" ]; then
+		ok "torpor.wait=${w%%:*} waits ${w#*:} hundredths of a second"
+	else
+		not_ok "torpor.wait=${w%%:*} does not wait ${w#*:} hundredths: $(cat "$t/log")"
+	fi
+done
+
 run_hook /dev/null 5
 if finished; then
 	ok "a resume device that exists ends the wait"

@@ -759,6 +759,17 @@ static void test_nodes(void)
 	put_link("../../realnode", "dev/disk/by-label/my\\x20label");
 	put_link("../../realnode", "dev/disk/by-id/virtio-swap");
 	expect("UUID=" U11, 0, 254, 200, "UUID= through a by-uuid link");
+	{
+		dev_t dev = makedev(1, 1);
+
+		/* udev links one of two copies; by content both are seen */
+		put_link("../../realnode", "dev/disk/by-uuid/" U7);
+		expect("UUID=" U7, 0, 254, 200, "UUID= of two copies: the link names one");
+		tap_ok(devname_resolve_uuid(U7, &dev) == -ENOTUNIQ && dev == makedev(1, 1),
+		       "devname: a UUID by content: two copies are -ENOTUNIQ despite the link");
+		tap_ok(devname_resolve_uuid(U11, &dev) == -ENOENT,
+		       "devname: a UUID by content: a link alone is no device");
+	}
 	expect("UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345611", 0, 254, 200,
 	       "UUID= in upper case finds the lower-case link");
 	expect("LABEL=my label", 0, 254, 200, "LABEL= through an encoded by-label link");

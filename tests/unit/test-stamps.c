@@ -45,7 +45,7 @@ static void test_fsstamp(void)
 {
 	static uint8_t buf[FSSTAMP_READ_BYTES];
 	struct torpor_fsrec a, b;
-	char uuid[37], cmd[256], path[] = "/tmp/torpor-stamp-XXXXXX";
+	char uuid[37], cmd[256], what[96], path[] = "/tmp/torpor-stamp-XXXXXX";
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
@@ -66,6 +66,18 @@ static void test_fsstamp(void)
 	b = a;
 	b.mount_time++;
 	tap_ok(!fsstamp_same(&a, &b), "fsstamp: a new mount time is a new mount");
+	/* a read-only mount elsewhere: same count and time, the journal replayed */
+	buf[1024 + 0x60] = 0x46;	/* filetype, RECOVER, extents */
+	tap_ok(fsstamp_parse(buf, sizeof(buf), &a) == 0 && (a.write_time & FSSTAMP_EXT_RECOVER),
+	       "fsstamp: ext needs_recovery flag read");
+	buf[1024 + 0x60] = 0x42;
+	tap_ok(fsstamp_parse(buf, sizeof(buf), &b) == 0 && !fsstamp_same(&a, &b),
+	       "fsstamp: ext journal recovered since (read-only mount) is a new mount");
+	fsstamp_describe(&a, &b, what, sizeof(what));
+	tap_ok(strstr(what, "journal recovered") != NULL, "fsstamp: describe says '%s'", what);
+	tap_ok(fsstamp_same(&b, &a), "fsstamp: ext needs_recovery set since alone is no mount");
+	buf[1024 + 0x60] = 0;
+	tap_ok(fsstamp_parse(buf, sizeof(buf), &a) == 0, "fsstamp: ext superblock read again");
 
 	fd = mkstemp(path);
 	if (fd < 0 || ftruncate(fd, 8 << 20) < 0) {
