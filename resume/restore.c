@@ -167,11 +167,13 @@ static int check_nothing_mounted(void)
 /*
  * Was any filesystem that was mounted at hibernation time mounted again since?
  * Each is looked up by UUID (device numbers may change between boots) and
- * waited for until the deadline the resume device's wait started; one that has
- * not appeared by then cannot be checked and is reported, not fatal (a disk
- * unplugged while hibernated).  One that is there but cannot be checked is a
- * doubt: two devices with its UUID (a copy of the disk: which one was mounted
- * since?), an unreadable device, or no such filesystem on it.  An ext or xfs
+ * waited for until the deadline the resume device's wait started.  One that has
+ * not appeared by then cannot be checked, and that is a doubt like the others:
+ * a separate /home the initramfs does not unlock may well have been mounted by
+ * another system since, so the image is discarded (the hint says how to make
+ * the initramfs see it).  So is one that is there but cannot be checked: two
+ * devices with its UUID (a copy of the disk: which one was mounted since?), an
+ * unreadable device, or no such filesystem on it.  An ext or xfs
  * UUID is looked up by content, never through udev's link alone, which names
  * one of two copies; a btrfs one may be on several devices of one filesystem.
  */
@@ -196,10 +198,20 @@ static int check_filesystems(const struct loader *l, int wait_seconds)
 		r = fd < 0 ? fd : fsstamp_read(fd, fsstamp_log_head(f), &now);
 		if (fd >= 0)
 			close(fd);
-		if (r == -ENOENT || (r == -ENOTUNIQ && f->kind == TORPOR_FS_BTRFS)) {
-			msg_warn("cannot check filesystem %s (mounted when hibernating): %s",
-				 uuid, msg_errname(r));
+		if (r == -ENOTUNIQ && f->kind == TORPOR_FS_BTRFS) {
+			/* the devices of one multi-device btrfs share its UUID */
+			msg_warn("cannot check filesystem %s (mounted when hibernating): it is "
+				 "on several devices", uuid);
 			continue;
+		}
+		if (r == -ENOENT) {
+			msg_error("filesystem %s (mounted when hibernating) did not appear within "
+				  "%d s: it cannot be checked, not restoring the image", uuid,
+				  wait_seconds);
+			msg_hint("if only the booted system opens it (a separate encrypted or LVM "
+				 "volume), let the initramfs open it too, or unmount it before "
+				 "hibernating; torpor.wait=N waits longer");
+			return r;
 		}
 		if (r < 0) {
 			msg_error("cannot check filesystem %s (mounted when hibernating): %s: not "

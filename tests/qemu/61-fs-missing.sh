@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# 61-fs-missing: a filesystem that was mounted when hibernating and is missing at
+# resume (here: its disk replaced by a blank one; in life a separate /home the
+# initramfs does not unlock, which another system may have mounted since) cannot
+# be checked, so the image is discarded, with the reason and a hint.
+#  Boot 1 hibernates with an ext4 disk (/dev/vda) mounted and written to.  Boot 2
+#  has a blank disk in its place: torpor-resume must say the filesystem did not
+#  appear, discard the image and boot on.  Boot 3 has the disk back: the log on it
+#  is in sequence (the sync after the freeze) and e2fsck is clean.
+# Old torpor warned "cannot check filesystem" and restored the image anyway.
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034 # read by run.sh and lib.sh
+TEST_DESCRIPTION="a recorded filesystem missing at resume: image discarded with the reason"
+# shellcheck disable=SC2034 # read by run.sh
+TEST_KERNELS=first
+
+test_setup() {
+	swap_create && root_mkfs 64M && initrd_extend "$T/initrd.cpio" "$EXT4_DRIVERS"
+}
+
+test_run() {
+	# shellcheck disable=SC2034 # read by boot
+	BOOT_INITRD=$T/initrd.cpio
+	# shellcheck disable=SC2034 # the ext4 disk keeps what each boot writes
+	BOOT_ROOT_OPTS=
+
+	boot 1 torpor_test=hibernate torpor_mib=32 torpor_fs=/dev/vda
+	note_boot 1
+	expect 1 fs-mounted workload-started fs-writing hibernating
+	expect_not 1 resumed hibernate-failed poweroff
+	expect_sig S2SUSPEND "after hibernating with /dev/vda mounted"
+
+	mv "$T/root.img" "$T/root.saved" && truncate -s 64M "$T/root.img"
+	boot 2 torpor_test=boot torpor.wait=2
+	note_boot 2
+	expect 2 normal-boot poweroff
+	expect_not 2 resumed
+	expect_line 2 "^torpor: filesystem [0-9a-f-]+ \\(mounted when hibernating\\) did not appear within 2 s: it cannot be checked, not restoring the image$"
+	expect_line 2 "^torpor: hint: if only the booted system opens it"
+	expect_line 2 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
+	expect_no_line 2 "^torpor: restoring" "the image is not restored over an unchecked filesystem"
+	expect_sig SWAPSPACE2 "after the refusal"
+
+	mv "$T/root.saved" "$T/root.img"
+	boot 3 torpor_test=boot torpor_fs=/dev/vda
+	note_boot 3
+	expect 3 normal-boot fs-mounted fs-seq-ok fs-unmounted poweroff
+	expect_not 3 resumed fs-seq-bad
+	expect_fsck "after the disk came back and was mounted and unmounted"
+}
+
+test_main
