@@ -365,6 +365,28 @@ static int check_snapshot_device(void)
 }
 
 /* Step 3: CREATE_IMAGE said 1.  Write, commit, and power off; returns only on failure. */
+/*
+ * The swap header may name a valid image and could not be put back: thawing now
+ * would let programs write to filesystems the image would later be restored over.
+ * The image is consistent (data and map were flushed before the root record), so
+ * the safe way out is down, never up: power off, else reboot, else halt, else
+ * stay frozen.  The next boot resumes the image or finds plain swap.
+ */
+static void go_down_frozen(void)
+{
+	msg_error("the swap header may still name the image: not thawing, going down; the next "
+		  "boot resumes the image or finds none");
+	msg_flush();
+	reboot(RB_POWER_OFF);
+	reboot(RB_AUTOBOOT);
+	reboot(RB_HALT_SYSTEM);
+	msg_error("cannot power off, reboot or halt: staying frozen");
+	msg_hint("switch the machine off; the image is consistent");
+	msg_flush();
+	for (;;)
+		pause();
+}
+
 static int save_and_power_off(const struct hib_opts *o, struct writer *w, int snap_fd,
 			      const struct hib_target *t, const char *orig_sig)
 {
@@ -397,8 +419,7 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 			say_save_error(r, w, t, avail);
 		if (writer_abort(w) < 0) {
 			msg_error("could not restore the swap header of %s", t->dev_name);
-			msg_hint("run 'swapoff %s; mkswap %s' before the next boot", t->swap_path,
-				 t->swap_path);
+			go_down_frozen();
 		}
 		return r;
 	}
@@ -414,8 +435,19 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 	else
 		reboot(RB_POWER_OFF);
 	r = -errno;
-	msg_error("power off failed: %s", msg_errname(r));
-	(void)writer_abort(w);
+	msg_error("%s failed: %s", o->reboot ? "reboot" : "power off", msg_errname(r));
+	/* the image is committed: a reboot resumes it as well as a power-off would */
+	if (!o->reboot) {
+		msg_info("rebooting instead");
+		msg_flush();
+		reboot(RB_AUTOBOOT);
+		msg_error("reboot failed too: %s", msg_errname(-errno));
+	}
+	if (writer_abort(w) < 0) {
+		msg_error("could not restore the swap header of %s", t->dev_name);
+		go_down_frozen();
+	}
+	msg_info("discarded the image on %s", t->dev_name);
 	return r;
 }
 
