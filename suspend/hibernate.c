@@ -278,6 +278,8 @@ static void collect_mounts(struct torpor_image *img)
 		msg_warn("cannot sync %s %s after freezing: %s", mounts.unsynced[i].fstype,
 			 mounts.unsynced[i].where, mounts.unsynced[i].err == -EXDEV ?
 			 "another filesystem is mounted over it" :
+			 mounts.unsynced[i].err == -EREMOTEIO ?
+			 "its disk is served by a process (loop, nbd, ublk) that will be frozen" :
 			 msg_errname(mounts.unsynced[i].err));
 }
 

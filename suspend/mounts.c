@@ -9,8 +9,11 @@
  *  - its mount point, opened now, so that it can be synced after the freeze
  *    without a path walk (see mounts_sync()).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -148,9 +151,63 @@ static int mount_id(int fd, const struct mountinfo_entry *e)
  * frozen FUSE server.  The fd must be on this very mount: a path with another
  * mount over it leads somewhere else (-EXDEV), maybe to FUSE.
  */
-static int open_for_sync(struct mounts *m, const struct mountinfo_entry *e, int block)
+/*
+ * Is the block device @name (a sysfs name: "vda2", "dm-0") served by the kernel
+ * alone, down to the disks under it?  A loop device's backing file may live on
+ * FUSE, nbd and ublk devices have a server process: all are frozen after FREEZE,
+ * and a syncfs() through them would wait for ever.  dm and md stacks are walked
+ * through their slaves/ (a partition's name starts like its disk's).
+ */
+static int stack_is_local(const char *name, int depth)
+{
+	static const char *const served[] = { "loop", "nbd", "ublkb", "rbd" };
+	char path[PATH_MAX];
+	struct dirent *d;
+	size_t i;
+	DIR *dir;
+	int r = 1;
+
+	for (i = 0; i < sizeof(served) / sizeof(served[0]); i++)
+		if (!strncmp(name, served[i], strlen(served[i])))
+			return 0;
+	if (depth > 8)
+		return 0;
+	if (snprintf(path, sizeof(path), "/sys/class/block/%s/slaves", name) >= (int)sizeof(path))
+		return 0;
+	dir = opendir(path);
+	if (!dir)
+		return 1;
+	while (r && (d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			r = stack_is_local(d->d_name, depth + 1);
+	closedir(dir);
+	return r;
+}
+
+/* The sysfs name of block device @dev, from /sys/dev/block/MAJ:MIN; 0 or -errno. */
+static int block_name(dev_t dev, char *buf, size_t len)
+{
+	char path[64], target[PATH_MAX];
+	const char *slash;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	slash = strrchr(target, '/');
+	slash = slash ? slash + 1 : target;
+	if (strlen(slash) >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, slash, strlen(slash) + 1);
+	return 0;
+}
+
+static int open_for_sync(struct mounts *m, const struct mountinfo_entry *e, int block, dev_t dev)
 {
 	dev_t sbdev = makedev(e->major, e->minor);
+	char name[NAME_MAX + 1];
 	int fd, r;
 
 	if (!mountinfo_has_option(e->super_opts, "rw") || is_fuse(e->fstype) ||
@@ -158,6 +215,11 @@ static int open_for_sync(struct mounts *m, const struct mountinfo_entry *e, int 
 		return 0;
 	if (find(m->sync, m->nr_sync, sbdev) >= 0)
 		return 0;
+	if (block && (block_name(dev, name, sizeof(name)) < 0 || !stack_is_local(name, 0))) {
+		if (find(m->unsynced, m->nr_unsynced, sbdev) >= 0)
+			return 0;
+		return add(&m->unsynced, &m->nr_unsynced, e, sbdev, -1, -EREMOTEIO);
+	}
 	fd = open(e->mount_point, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	r = fd < 0 ? -errno : mount_id(fd, e);
 	if (r == 0) {
@@ -204,7 +266,7 @@ int mounts_collect(struct mounts *m)
 		block = source_device(&e, &dev);
 		r = block ? stamp(m, &e, dev) : 0;
 		if (r == 0)
-			r = open_for_sync(m, &e, block);
+			r = open_for_sync(m, &e, block, dev);
 		if (r < 0)
 			break;
 	}
