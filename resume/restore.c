@@ -109,8 +109,14 @@ static int check_memory(const struct loader *l)
 		return 0;
 	if (pages == l->img.meta.mem_pages)
 		return 0;
-	msg_error("image was written with %llu MiB of memory present, this boot has %llu MiB: "
-		  "not restoring it", MIB(l->img.meta.mem_pages * l->ps), MIB(pages * l->ps));
+	if (MIB(l->img.meta.mem_pages * l->ps) != MIB(pages * l->ps))
+		msg_error("image was written with %llu MiB of memory present, this boot has "
+			  "%llu MiB: not restoring it", MIB(l->img.meta.mem_pages * l->ps),
+			  MIB(pages * l->ps));
+	else
+		msg_error("image was written with %llu pages of memory present, this boot has "
+			  "%llu: not restoring it", (unsigned long long)l->img.meta.mem_pages,
+			  (unsigned long long)pages);
 	msg_hint("boot with the same amount of memory to resume");
 	return -ENOMEM;
 }

@@ -250,19 +250,22 @@ static void say_open_error(int r)
 /* The mounted filesystems: stamped in fill_identity(), synced after the freeze. */
 static struct mounts mounts;
 
-static void collect_mounts(struct torpor_image *img)
+static int collect_mounts(struct torpor_image *img)
 {
 	uint32_t i;
 	int r;
 
 	r = mounts_collect(&mounts);
-	if (r < 0)
-		msg_warn("cannot read %s: %s; no filesystem is protected against a mount "
-			 "elsewhere", MOUNTINFO_PATH, msg_errname(r));
+	if (r < 0) {
+		/* without the stamps nothing guards the filesystems, without the list no sync */
+		msg_error("cannot record the mounted filesystems from %s: %s", MOUNTINFO_PATH,
+			  msg_errname(r));
+		return r;
+	}
 	if (mounts.bad_line)
 		msg_warn("cannot parse line %u of %s: a filesystem mounted there may not be "
 			 "protected", mounts.bad_line, MOUNTINFO_PATH);
-	if (r == 0 && mounts.nr_fs) {
+	if (mounts.nr_fs) {
 		free(img->fs);
 		img->fs = mounts.fs;
 		img->meta.nr_fs = mounts.nr_fs;
@@ -281,9 +284,10 @@ static void collect_mounts(struct torpor_image *img)
 			 mounts.unsynced[i].err == -EREMOTEIO ?
 			 "its disk is served by a process (loop, nbd, ublk) that will be frozen" :
 			 msg_errname(mounts.unsynced[i].err));
+	return 0;
 }
 
-static void fill_identity(struct torpor_image *img)
+static int fill_identity(struct torpor_image *img)
 {
 	struct torpor_meta *m = &img->meta;
 	struct utsname u;
@@ -296,8 +300,10 @@ static void fill_identity(struct torpor_image *img)
 	if (sysmem_present_pages(&m->mem_pages) < 0)
 		m->mem_pages = 0;
 	m->created = (uint64_t)time(NULL);
-	collect_mounts(img);
+	if (collect_mounts(img) < 0)
+		return -EIO;
 	msg_debug("recorded %u mounted filesystems, %u to sync", m->nr_fs, mounts.nr_sync);
+	return 0;
 }
 
 /*
@@ -590,7 +596,9 @@ int hibernate_run(const struct hib_opts *o)
 	w.poll = poll_abort;
 	w.before_root = before_root;
 	testhook_init();
-	fill_identity(&w.img);
+	r = fill_identity(&w.img);
+	if (r < 0)
+		goto out_release;
 	r = restamp_open(&stamps, w.img.fs, w.img.meta.nr_fs);
 	if (r < 0) {
 		msg_error("cannot open the filesystems to stamp: %s", msg_errname(r));
