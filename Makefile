@@ -101,15 +101,22 @@ $(B)/test/torpor-suspend: $(TEST_SUSPEND_OBJS) $(B)/glibc/libcore.a
 $(B)/torpor-resume: $(RESUME_OBJS) $(B)/klibc/libcore.a
 	$(call quiet,KLCC,$@)$(KLCC) -static -o $@ $^
 
+# test-doubts includes resume/main.c and resume/restore.c (to reach their static
+# functions): it is linked without their objects
+$(B)/tests/test-doubts: TEST_RESUME_OBJS = $(filter-out $(B)/glibc/resume/restore.o,$(RESUME_LIB_OBJS))
+$(B)/tests-asan/test-doubts: TEST_EXCLUDE = resume/restore.c
+TEST_RESUME_OBJS = $(RESUME_LIB_OBJS)
+TEST_EXCLUDE =
+
 $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume $(CFLAGS) $(GWARN) -o $@ $< $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume $(CFLAGS) $(GWARN) -o $@ $< $(TEST_RESUME_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4
 
 # the same tests, built with AddressSanitizer and UBSan from every source
 $(B)/tests-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_SRCS) $(SUSPEND_SRCS) $(RESUME_SRCS)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume -g -O1 $(SANITIZE) $(GWARN) -o $@ $< $(CORE_SRCS) \
-		$(filter-out suspend/main.c resume/main.c,$(SUSPEND_SRCS) $(RESUME_SRCS)) -llz4
+		$(filter-out suspend/main.c resume/main.c $(TEST_EXCLUDE),$(SUSPEND_SRCS) $(RESUME_SRCS)) -llz4
 
 check-klibc: $(B)/torpor-resume
 	$(Q)file $(B)/torpor-resume | grep -q 'statically linked' || { echo "torpor-resume is not static" >&2; exit 1; }

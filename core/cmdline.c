@@ -175,21 +175,36 @@ static int hibernate_value_disables_resume(const struct arg *a)
 	return !(a->val_len >= 10 && strncmp(a->val, "nocompress", 10) == 0);
 }
 
-/* The leading digits of a malformed resume_offset=, as the kernel's sscanf("%llu") takes them. */
+/*
+ * A malformed resume_offset= as the kernel's sscanf("%llu") reads it: spaces
+ * skipped (the kernel's, 0xA0 among them: a quoted value may hold them), then
+ * the leading digits, wrapping modulo 2^64 as simple_strntoull() does.
+ * -EINVAL when no digit follows the spaces (the kernel keeps offset 0).
+ */
 static int kernel_offset(const struct arg *a, unsigned long long *ret)
 {
-	size_t n = 0;
+	unsigned long long v = 0;
+	size_t i = 0, start;
 
-	while (n < a->val_len && a->val[n] >= '0' && a->val[n] <= '9')
-		n++;
-	return decimal_parse(a->val, n, ULLONG_MAX, ret);
+	while (i < a->val_len && is_space(a->val[i]))
+		i++;
+	for (start = i; i < a->val_len && a->val[i] >= '0' && a->val[i] <= '9'; i++)
+		v = v * 10 + (unsigned long long)(a->val[i] - '0');
+	if (i == start)
+		return -EINVAL;
+	*ret = v;
+	return 0;
 }
 
 /* Record the first malformed parameter, as written (printable bytes only, cut short). */
 static void set_malformed(struct torpor_cmdline *c, const struct arg *a, const char *why)
 {
 	const char *end = a->val ? a->val + a->val_len : a->param + a->param_len;
-	size_t len = (size_t)(end - a->param), i;
+	size_t len, i;
+
+	if (*end == '"')
+		end++;			/* the closing quote of a quoted value */
+	len = (size_t)(end - a->param);
 
 	if (c->malformed_why)
 		return;

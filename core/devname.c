@@ -54,6 +54,8 @@ struct scan {
 	const char *value;		/* LABEL, PARTUUID, PARTLABEL or dm name */
 	char norm[TAG_VALUE_MAX];	/* UUID: its hex digits in lower case */
 	uint8_t *buf;			/* PROBE_HEAD_LEN bytes, for UUID and LABEL */
+	dev_t *all;			/* when set: every distinct match, up to @cap */
+	size_t cap, n;
 };
 
 static int test_mode(void)
@@ -663,6 +665,8 @@ static int scan_block(struct scan *s, dev_t *ret_dev)
 		if (n++ && dev != found)
 			ambiguous = 1;
 		found = dev;
+		if (s->all && s->n < s->cap)
+			s->all[s->n++] = dev;
 	}
 	closedir(d);
 	if (!n)
@@ -822,8 +826,12 @@ static int try_link(enum lookup what, const char *value, dev_t *ret)
 	return stat_block(ret, "/dev/disk/%s/%s", dirs[what], name);
 }
 
-/* UUID=, LABEL=, PARTUUID=, PARTLABEL=: the udev link (if @links), then a sysfs scan. */
-static int resolve_tag(enum lookup what, const char *raw, int links, dev_t *ret)
+/*
+ * UUID=, LABEL=, PARTUUID=, PARTLABEL=: the udev link (if @links), then a sysfs
+ * scan.  With @all, the scan always runs and collects every match in @all.
+ */
+static int resolve_tag_scan(enum lookup what, const char *raw, int links, dev_t *ret,
+			    struct scan *all)
 {
 	char value[TAG_VALUE_MAX];
 	struct scan s;
@@ -833,10 +841,14 @@ static int resolve_tag(enum lookup what, const char *raw, int links, dev_t *ret)
 	r = tag_value(what, raw, value, sizeof(value), s.norm);
 	if (r < 0)
 		return r;
-	if (links && try_link(what, value, ret) == 0)
+	if (links && !all && try_link(what, value, ret) == 0)
 		return 0;
 	s.what = what;
 	s.value = value;
+	if (all) {
+		s.all = all->all;
+		s.cap = all->cap;
+	}
 	if (what == LK_UUID || what == LK_LABEL) {
 		s.buf = malloc(PROBE_HEAD_LEN);
 		if (!s.buf)
@@ -844,7 +856,14 @@ static int resolve_tag(enum lookup what, const char *raw, int links, dev_t *ret)
 	}
 	r = scan_block(&s, ret);
 	free(s.buf);
+	if (all)
+		all->n = s.n;
 	return r;
+}
+
+static int resolve_tag(enum lookup what, const char *raw, int links, dev_t *ret)
+{
+	return resolve_tag_scan(what, raw, links, ret, NULL);
 }
 
 /* /dev/disk/by-KIND/NAME: the link, else the tag it stands for. */
@@ -949,6 +968,60 @@ int devname_resolve_uuid(const char *uuid, dev_t *ret_dev)
 	if (r < 0)
 		return r;
 	*ret_dev = dev;
+	return 0;
+}
+
+/* Every device a tag names, by content; kernel-doc in devname.h. */
+int devname_resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *ret_n)
+{
+	static const struct {
+		const char *prefix;
+		enum lookup what;
+	} tags[] = {
+		{ "UUID=", LK_UUID },
+		{ "LABEL=", LK_LABEL },
+		{ "PARTUUID=", LK_PARTUUID },
+		{ "PARTLABEL=", LK_PARTLABEL },
+		{ "/dev/disk/by-uuid/", LK_UUID },
+		{ "/dev/disk/by-label/", LK_LABEL },
+		{ "/dev/disk/by-partuuid/", LK_PARTUUID },
+		{ "/dev/disk/by-partlabel/", LK_PARTLABEL },
+	};
+	char value[TAG_VALUE_MAX];
+	struct scan all;
+	dev_t dev;
+	size_t i, n;
+	int r;
+
+	*ret_n = 0;
+	if (!spec || !*spec || strlen(spec) >= PATH_MAX || !cap)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		n = strlen(tags[i].prefix);
+		if (strncmp(spec, tags[i].prefix, n))
+			continue;
+		if (spec[0] == '/') {
+			if (strchr(spec + n, '/') || udev_decode(spec + n, value, sizeof(value)) < 0)
+				return -EINVAL;
+		} else if (strlen(spec + n) < sizeof(value)) {
+			memcpy(value, spec + n, strlen(spec + n) + 1);
+		} else {
+			return -EINVAL;
+		}
+		memset(&all, 0, sizeof(all));
+		all.all = ret_devs;
+		all.cap = cap;
+		r = resolve_tag_scan(tags[i].what, value, 0, &dev, &all);
+		if (r < 0 && r != -ENOTUNIQ)
+			return r;
+		*ret_n = all.n;
+		return all.n ? 0 : -ENOENT;
+	}
+	r = devname_resolve(spec, &dev);
+	if (r < 0)
+		return r;
+	ret_devs[0] = dev;
+	*ret_n = 1;
 	return 0;
 }
 

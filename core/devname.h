@@ -51,6 +51,22 @@ int devname_resolve(const char *spec, dev_t *ret_dev);
 int devname_resolve_uuid(const char *uuid, dev_t *ret_dev);
 
 /**
+ * devname_resolve_all() - every device @spec names, for when one is not enough
+ * @spec: as devname_resolve()
+ * @ret_devs: filled with up to @cap distinct device numbers
+ * @ret_n: how many were written
+ *
+ * For the tag forms (UUID=, LABEL=, PARTUUID=, PARTLABEL= and their
+ * /dev/disk/by-* links) every device in sysfs is scanned by content, never
+ * through udev's link, which names only one of two copies; the other forms
+ * name one device, as devname_resolve().  Used where all copies matter: to
+ * discard an image on every device an ambiguous resume= names, to check every
+ * device of a btrfs filesystem.
+ * Return: 0 with *@ret_n >= 1; -ENOENT; -EINVAL; other -errno.  Does not log.
+ */
+int devname_resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *ret_n);
+
+/**
  * devname_open() - open a block device by number, without trusting /dev
  * @dev: the device number
  * @flags: O_RDONLY or O_RDWR, plus e.g. O_DIRECT, O_EXCL; O_CREAT and O_TRUNC are dropped

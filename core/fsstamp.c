@@ -162,6 +162,27 @@ int fsstamp_read(int fd, uint64_t log_head, struct torpor_fsrec *ret)
 	return r;
 }
 
+/**
+ * fsstamp_btrfs_dev() - which device of its btrfs filesystem @buf shows
+ * @buf: FSSTAMP_READ_BYTES from the start of the device
+ * @ret_devid: the superblock's dev_item.devid (at +0xc9), unique in a filesystem
+ * @ret_num_devices: num_devices (at +0x88), how many devices the filesystem has
+ * Return: 0; -EMEDIUMTYPE when it is not btrfs; -EINVAL when @len is short.
+ */
+int fsstamp_btrfs_dev(const uint8_t *buf, size_t len, uint64_t *ret_devid,
+		      uint64_t *ret_num_devices)
+{
+	const uint8_t *bt = buf + BTRFS_SB;
+
+	if (len < FSSTAMP_READ_BYTES)
+		return -EINVAL;
+	if (memcmp(bt + 0x40, "_BHRfS_M", 8))
+		return -EMEDIUMTYPE;
+	*ret_devid = get_le64(bt + 0xc9);
+	*ret_num_devices = get_le64(bt + 0x88);
+	return 0;
+}
+
 /* The log head recorded in @f (xfs), to read its stamp again; else FSSTAMP_NO_LOG_HEAD. */
 uint64_t fsstamp_log_head(const struct torpor_fsrec *f)
 {

@@ -27,6 +27,8 @@
 int fsstamp_parse(const uint8_t *buf, size_t len, struct torpor_fsrec *ret);
 int fsstamp_read(int fd, uint64_t log_head, struct torpor_fsrec *ret);
 int fsstamp_read_buf(int fd, uint8_t *buf, uint64_t log_head, struct torpor_fsrec *ret);
+int fsstamp_btrfs_dev(const uint8_t *buf, size_t len, uint64_t *ret_devid,
+		      uint64_t *ret_num_devices);
 uint64_t fsstamp_log_head(const struct torpor_fsrec *f);
 int fsstamp_parse_log_head(const char *text, uint64_t *ret);
 int fsstamp_same(const struct torpor_fsrec *then, const struct torpor_fsrec *now);

@@ -5,9 +5,12 @@
  * Usage: torpor-resume [--device=DEV] [--offset=N] [--wait=SECONDS] [--noresume]
  *                      [--force] [--dump] [-v]
  *
- * Arguments first, then /proc/cmdline for what they leave out: resume=,
- * resume_offset=, torpor.force, torpor.wait= and torpor.debug; noresume (and the
- * kernel's other spellings of it) counts from either.  Steps:
+ * Arguments first, then /proc/cmdline for what they leave out: torpor.force,
+ * torpor.wait= and torpor.debug; noresume (and the kernel's other spellings of
+ * it) counts from either.  resume= and resume_offset= on the command line, read
+ * as the kernel and torpor-suspend read them, win over --device and --offset
+ * (which are for a resume device the hook has from its configuration); an
+ * image on another area that the arguments name is discarded.  Steps:
  *  1. no resume device configured: exit 0 at once;
  *  2. wait (bounded) for the device, read the swap header: no torpor image,
  *     exit 0 quietly;
@@ -124,10 +127,25 @@ static const char *merge_cmdline(int r, const struct torpor_cmdline *cl, struct 
 	}
 	if (cl->noresume)
 		o->noresume = 1;
-	if (!g->device && cl->resume[0])
+	if (cl->resume[0]) {
+		/*
+		 * The kernel command line as the kernel reads it (and torpor-suspend,
+		 * which wrote the image there) wins over the hook's --device and
+		 * --offset: its shell keeps quotes, reads past "--" and may add a
+		 * configured RESUME=.  A different area the hook names is discarded.
+		 */
+		uint64_t off = cl->has_resume_offset ? cl->resume_offset : 0;
+
+		if ((g->device && strcmp(o->device, cl->resume)) || (g->offset && o->offset != off)) {
+			snprintf(o->other_device, sizeof(o->other_device), "%s",
+				 g->device ? o->device : cl->resume);
+			o->other_offset = g->offset ? o->offset : off;
+		}
 		snprintf(o->device, sizeof(o->device), "%s", cl->resume);
-	if (!g->offset && cl->has_resume_offset)
+		o->offset = off;
+	} else if (!g->offset && cl->has_resume_offset) {
 		o->offset = cl->resume_offset;
+	}
 	if (!g->wait && cl->wait_seconds >= 0)
 		o->wait_seconds = cl->wait_seconds;
 	if (cl->debug)

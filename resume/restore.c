@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blkio.h"
 #include "devname.h"
 #include "fsstamp.h"
 #include "loader.h"
@@ -170,6 +171,117 @@ static int check_nothing_mounted(void)
 	return r;
 }
 
+#define BTRFS_DEVS_MAX 64
+
+/*
+ * Read the btrfs stamp of every device in @devs (@n of them) into @ids and
+ * compare it with @f: -ESTALE (said) when one moved, -ENOTUNIQ when two show
+ * the same device id (a copy of a disk), -EIO when they disagree on the number
+ * of devices or one cannot be read; 0 and *@ret_num_devices.
+ */
+static int read_btrfs_devs(const struct torpor_fsrec *f, const char *uuid, const dev_t *devs,
+			   size_t n, uint64_t *ret_num_devices)
+{
+	uint64_t ids[BTRFS_DEVS_MAX], id, num = 0, num_dev;
+	struct torpor_fsrec now;
+	char name[64], what[96];
+	uint8_t *buf;
+	size_t i, j;
+	int fd, r = 0;
+
+	buf = blkio_alloc(FSSTAMP_READ_BYTES);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < n && r == 0; i++) {
+		devname_name(devs[i], name, sizeof(name));
+		fd = devname_open(devs[i], O_RDONLY);
+		r = fd < 0 ? fd : fsstamp_read_buf(fd, buf, FSSTAMP_NO_LOG_HEAD, &now);
+		if (fd >= 0)
+			close(fd);
+		if (r == 0)
+			r = fsstamp_btrfs_dev(buf, FSSTAMP_READ_BYTES, &id, &num_dev);
+		if (r < 0) {
+			msg_error("cannot check filesystem %s (mounted when hibernating) on %s: "
+				  "%s: not restoring the image", uuid, name, msg_errname(r));
+			break;
+		}
+		if (!fsstamp_same(f, &now)) {
+			fsstamp_describe(f, &now, what, sizeof(what));
+			msg_error("filesystem %s on %s was mounted since hibernation (%s): not "
+				  "restoring the image", uuid, name, what);
+			msg_hint("restoring it would corrupt that filesystem; the image is "
+				 "discarded");
+			r = -ESTALE;
+			break;
+		}
+		for (j = 0; j < i; j++)
+			if (ids[j] == id)
+				r = -ENOTUNIQ;
+		if (i && num_dev != num)
+			r = -EIO;
+		if (r < 0) {
+			msg_error("cannot check filesystem %s (mounted when hibernating): %s: not "
+				  "restoring the image", uuid, r == -ENOTUNIQ ?
+				  "two devices carry the same device of it (a copy of a disk?)" :
+				  "its devices disagree on how many it has");
+			msg_hint("restoring over a filesystem that may have been mounted since "
+				 "would corrupt it; the image is discarded");
+			break;
+		}
+		ids[i] = id;
+		num = num_dev;
+	}
+	blkio_free(buf, FSSTAMP_READ_BYTES);
+	*ret_num_devices = num;
+	return r;
+}
+
+/*
+ * A btrfs may span several devices, each with a superblock carrying the
+ * filesystem's UUID: every device is found by content and read, each must
+ * show the recorded generation and roots, no two the same device id (a copy),
+ * and as many as the filesystem has (a degraded mount elsewhere writes to the
+ * devices it has, and the missing one could be that).  Waits until the
+ * deadline for them all.
+ */
+static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_seconds)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	dev_t devs[BTRFS_DEVS_MAX];
+	uint64_t num = 0;
+	char spec[48];
+	size_t n = 0;
+	int r;
+
+	snprintf(spec, sizeof(spec), "UUID=%s", uuid);
+	if (!wait_deadline)
+		wait_deadline = now_ms() + (long long)wait_seconds * 1000;
+	for (;;) {
+		r = devname_resolve_all(spec, devs, BTRFS_DEVS_MAX, &n);
+		if (r == 0)
+			r = read_btrfs_devs(f, uuid, devs, n, &num);
+		if (r < 0 && r != -ENOENT)
+			return r;
+		if (r == 0 && num == n)
+			return 0;
+		if (now_ms() >= wait_deadline)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	if (r == -ENOENT) {
+		msg_error("filesystem %s (mounted when hibernating) did not appear within %d s: "
+			  "it cannot be checked, not restoring the image", uuid, wait_seconds);
+	} else {
+		msg_error("filesystem %s (mounted when hibernating) has %llu devices, %llu "
+			  "appeared within %d s: it cannot be checked, not restoring the image",
+			  uuid, (unsigned long long)num, (unsigned long long)n, wait_seconds);
+	}
+	msg_hint("if only the booted system opens it (a separate encrypted or LVM volume), let "
+		 "the initramfs open it too, or unmount it before hibernating; torpor.wait=N "
+		 "waits longer");
+	return -ENOENT;
+}
+
 /*
  * Was any filesystem that was mounted at hibernation time mounted again since?
  * Each is looked up by UUID (device numbers may change between boots) and
@@ -181,13 +293,14 @@ static int check_nothing_mounted(void)
  * devices with its UUID (a copy of the disk: which one was mounted since?), an
  * unreadable device, or no such filesystem on it.  An ext or xfs
  * UUID is looked up by content, never through udev's link alone, which names
- * one of two copies; a btrfs one may be on several devices of one filesystem.
+ * one of two copies; a btrfs one may be on several devices of one filesystem,
+ * each of which is checked (check_btrfs()).
  */
 static int check_filesystems(const struct loader *l, int wait_seconds)
 {
 	const struct torpor_fsrec *f;
 	struct torpor_fsrec now;
-	char spec[48], uuid[37], name[64], what[96];
+	char uuid[37], name[64], what[96];
 	dev_t dev;
 	uint32_t i;
 	int fd, r;
@@ -195,21 +308,17 @@ static int check_filesystems(const struct loader *l, int wait_seconds)
 	for (i = 0; i < l->img.meta.nr_fs; i++) {
 		f = &l->img.fs[i];
 		fsstamp_uuid_str(f->uuid, uuid);
-		snprintf(spec, sizeof(spec), "UUID=%s", uuid);
-		if (f->kind == TORPOR_FS_BTRFS)
-			r = wait_device(spec, 0, wait_seconds, &dev);
-		else
-			r = wait_device(uuid, 1, wait_seconds, &dev);
+		if (f->kind == TORPOR_FS_BTRFS) {
+			r = check_btrfs(f, uuid, wait_seconds);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		r = wait_device(uuid, 1, wait_seconds, &dev);
 		fd = r == 0 ? devname_open(dev, O_RDONLY) : r;
 		r = fd < 0 ? fd : fsstamp_read(fd, fsstamp_log_head(f), &now);
 		if (fd >= 0)
 			close(fd);
-		if (r == -ENOTUNIQ && f->kind == TORPOR_FS_BTRFS) {
-			/* the devices of one multi-device btrfs share its UUID */
-			msg_warn("cannot check filesystem %s (mounted when hibernating): it is "
-				 "on several devices", uuid);
-			continue;
-		}
 		if (r == -ENOENT) {
 			msg_error("filesystem %s (mounted when hibernating) did not appear within "
 				  "%d s: it cannot be checked, not restoring the image", uuid,
@@ -348,6 +457,13 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 	int r;
 
 	r = devname_size(fd, &size);
+	if (r == 0 && o->offset >= size / ps) {
+		/* the kernel would find nothing there either; o->offset * ps could wrap */
+		msg_error("resume_offset=%llu is past the end of %s (%llu pages): no image there",
+			  (unsigned long long)o->offset, name, size / ps);
+		msg_hint("torpor-suspend --check prints the right resume_offset=");
+		return -ERANGE;
+	}
 	if (r == 0)
 		r = loader_init(&l, fd, size, o->offset * ps, ps);
 	if (r < 0) {
@@ -404,6 +520,72 @@ out:
 	return r;
 }
 
+/* Open @dev and examine it as @o says (the caller set a discard reason). */
+static int examine_dev(const struct restore_opts *o, dev_t dev)
+{
+	char name[64];
+	int fd, r;
+
+	devname_name(dev, name, sizeof(name));
+	fd = devname_open(dev, O_RDWR | O_DIRECT);
+	if (fd == -EINVAL)
+		fd = devname_open(dev, O_RDWR);
+	if (fd < 0) {
+		msg_error("cannot open resume device %s: %s", name, msg_errname(fd));
+		return fd;
+	}
+	r = examine(o, fd, name);
+	close(fd);
+	return r;
+}
+
+/*
+ * A resume= that names several devices (a copy of the swap disk, two areas with
+ * one label): which image is the real one cannot be told, so none is restored,
+ * and every one is discarded, or a later boot that sees one copy only would
+ * restore a stale image.
+ */
+static void discard_all(const struct restore_opts *o)
+{
+	struct restore_opts d = *o;
+	dev_t devs[16];
+	size_t i, n = 0;
+
+	d.discard_reason = "the resume device is ambiguous";
+	if (devname_resolve_all(o->device, devs, sizeof(devs) / sizeof(devs[0]), &n) < 0)
+		return;
+	for (i = 0; i < n; i++)
+		(void)examine_dev(&d, devs[i]);
+}
+
+/*
+ * The hook named another device or offset than torpor-resume reads from the
+ * kernel command line (initramfs-tools keeps quotes and reads past "--", a
+ * configured RESUME= differs): torpor-suspend wrote where the command line
+ * says, so that is what may be restored, and an image where the hook points is
+ * a doubt: discarded, unless it is the same area (@dev, 0 when not found).
+ */
+static void discard_other(const struct restore_opts *o, dev_t dev)
+{
+	struct restore_opts d = *o;
+	dev_t other;
+
+	if (wait_device(o->other_device, 0, 0, &other) < 0)
+		return;
+	if (other == dev && o->other_offset == o->offset)
+		return;
+	snprintf(d.device, sizeof(d.device), "%s", o->other_device);
+	d.offset = o->other_offset;
+	d.other_device[0] = '\0';
+	d.discard_reason = "the initramfs hook names another resume area than the kernel "
+			   "command line";
+	msg_warn("the initramfs hook names resume area '%s' (offset %llu), the kernel "
+		 "command line '%s' (offset %llu): restoring only the latter",
+		 o->other_device, (unsigned long long)o->other_offset, o->device,
+		 (unsigned long long)o->offset);
+	(void)examine_dev(&d, other);
+}
+
 /**
  * restore_run() - the whole of torpor-resume
  * Return: 0 or -errno, already reported; the boot goes on either way.
@@ -429,6 +611,8 @@ int restore_run(const struct restore_opts *o)
 		return r;
 	}
 	r = wait_device(o->device, 0, o->wait_seconds, &dev);
+	if (o->other_device[0] && !o->dump)
+		discard_other(o, r == 0 ? dev : 0);
 	if (r == -ENOENT) {
 		msg_warn("resume device '%s' did not appear within %d s, continuing boot",
 			 o->device, o->wait_seconds);
@@ -436,8 +620,10 @@ int restore_run(const struct restore_opts *o)
 	}
 	if (r == -ENOTUNIQ) {
 		msg_error("resume device '%s' is ambiguous: several devices carry it, "
-			  "continuing boot", o->device);
+			  "not restoring; any image on them is discarded", o->device);
 		msg_hint("name the device by PARTUUID= or /dev/disk/by-id/ instead");
+		if (!o->dump)
+			discard_all(o);
 		return r;
 	}
 	if (r < 0) {

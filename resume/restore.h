@@ -13,6 +13,13 @@ struct restore_opts {
 	int force;			/* accept an image from another kernel build */
 	int dump;			/* only describe the image */
 	int wait_seconds;		/* how long to wait for the device */
+	/*
+	 * another device and offset the initramfs hook named (its own reading of
+	 * the command line, or its configuration) that the kernel command line
+	 * does not: any image there is discarded first, "" if none
+	 */
+	char other_device[256];
+	uint64_t other_offset;
 };
 
 int restore_run(const struct restore_opts *o);

@@ -158,7 +158,15 @@ static void test_offsets(void)
 	tap_ok(parse("resume_offset=1 resume_offset=") == -EINVAL && c.resume_offset == 1 &&
 	       !strcmp(c.malformed_why, "empty"), "cmdline: an empty later resume_offset=");
 	tap_ok(parse("resume_offset=99999999999999999999999x") == -EINVAL &&
-	       !c.has_resume_offset, "cmdline: no offset from an overflowing prefix");
+	       c.has_resume_offset && c.resume_offset == 200376420520689663ULL,
+	       "cmdline: an overflowing prefix wraps modulo 2^64, as simple_strntoull()");
+	tap_ok(parse("resume_offset=\" 8\"") == -EINVAL && c.has_resume_offset &&
+	       c.resume_offset == 8 && !strcmp(c.malformed, "resume_offset=\" 8\""),
+	       "cmdline: resume_offset=\" 8\": the kernel's sscanf skips the blank, reads 8");
+	tap_ok(parse("resume_offset=\"\xa0 12\"") == -EINVAL && c.has_resume_offset &&
+	       c.resume_offset == 12, "cmdline: 0xA0 is a blank to the kernel's sscanf too");
+	tap_ok(parse("resume_offset=+5") == -EINVAL && !c.has_resume_offset,
+	       "cmdline: resume_offset=+5: the kernel's %%llu takes no sign, no offset");
 }
 
 static void test_missing_values(void)
@@ -239,7 +247,7 @@ static void test_malformed(void)
 	tap_ok(parse("torpor.wait=5 torpor.wait") == -EINVAL && c.wait_seconds == 5 &&
 	       !strcmp(c.malformed, "torpor.wait"), "cmdline: torpor.wait without '=' named");
 	tap_ok(parse("torpor.wait=\"x\x01\xff\"") == -EINVAL &&
-	       !strcmp(c.malformed, "torpor.wait=\"x??"),
+	       !strcmp(c.malformed, "torpor.wait=\"x??\""),
 	       "cmdline: unprintable bytes of the malformed word are shown as '?'");
 	tap_ok(parse("resume=/dev/vdb torpor.debug torpor.wait=10") == 0 && !c.malformed[0] &&
 	       !c.malformed_why && !c.resume_bad && !c.resume_offset_bad,

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-doubts.c - torpor-resume discards the image whenever it cannot prove a
+ * restore safe: its main() and restore.c (included, so that their static
+ * functions can be reached) run against a fake /sys and /dev (devname_root)
+ * whose devices are regular files.  Never opens /dev/snapshot: every case ends
+ * before load_and_restore() (noresume, a doubt, or a check that refuses).
+ * Found by the attacker review of issue 8: the hooks' own reading of the
+ * command line (quotes, 0xA0, "--"), an ambiguous resume device, a blank in
+ * resume_offset=, a btrfs on several devices, an offset past the device.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmdline.h"
+#include "tap.h"
+
+/* main.c reads /proc/cmdline by name; give it our text instead */
+static const char *test_cmdline;
+static int test_cmdline_read(const char *path, struct torpor_cmdline *ret)
+{
+	(void)path;
+	cmdline_parse(test_cmdline, ret);
+	return 0;
+}
+#define cmdline_read(p, c) test_cmdline_read(p, c)
+#define main resume_main
+int resume_main(int argc, char **argv);
+#include "../../resume/main.c"
+#undef main
+#undef cmdline_read
+#include "../../resume/restore.c"
+
+#include "devname.h"
+#include "image.h"
+
+static char root[256];
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static void mkdirs(const char *rel)
+{
+	char p[PATH_MAX], *s;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	for (s = p + strlen(root) + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			die(p);
+		*s = '/';
+	}
+	if (mkdir(p, 0755) < 0 && errno != EEXIST)
+		die(p);
+}
+
+static void parent_dirs(const char *rel)
+{
+	char d[PATH_MAX], *s;
+
+	snprintf(d, sizeof(d), "%s", rel);
+	s = strrchr(d, '/');
+	if (s) {
+		*s = '\0';
+		mkdirs(d);
+	}
+}
+
+static void put_file(const char *rel, const void *data, size_t len)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	parent_dirs(rel);
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		die(p);
+	close(fd);
+}
+
+static void put_text(const char *rel, const char *text)
+{
+	put_file(rel, text, strlen(text));
+}
+
+static void put_link(const char *target, const char *rel)
+{
+	char p[PATH_MAX];
+
+	parent_dirs(rel);
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	unlink(p);
+	if (symlink(target, p) < 0)
+		die(p);
+}
+
+static void add_dev(const char *name, unsigned int maj, unsigned int min,
+		    unsigned long long sectors)
+{
+	char dir[256], rel[320], text[320];
+
+	snprintf(dir, sizeof(dir), "devices/virtual/block/%s", name);
+	snprintf(rel, sizeof(rel), "sys/%s/dev", dir);
+	snprintf(text, sizeof(text), "%u:%u\n", maj, min);
+	put_text(rel, text);
+	snprintf(rel, sizeof(rel), "sys/%s/size", dir);
+	snprintf(text, sizeof(text), "%llu\n", sectors);
+	put_text(rel, text);
+	snprintf(rel, sizeof(rel), "sys/%s/uevent", dir);
+	snprintf(text, sizeof(text), "MAJOR=%u\nMINOR=%u\nDEVNAME=%s\nDEVTYPE=disk\n", maj, min,
+		 name);
+	put_text(rel, text);
+	snprintf(rel, sizeof(rel), "sys/%s/holders", dir);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "sys/class/block/%s", name);
+	snprintf(text, sizeof(text), "../../%s", dir);
+	put_link(text, rel);
+	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u", maj, min);
+	put_link(text, rel);
+}
+
+static void uuid_bytes(const char *text, uint8_t out[16])
+{
+	int i = 0;
+
+	for (; *text && i < 16; text++) {
+		unsigned int v;
+
+		if (*text == '-')
+			continue;
+		sscanf(text, "%2x", &v);
+		out[i++] = v;
+		text++;
+	}
+}
+
+#define DEV_BYTES (1 << 20)
+
+/* A 1 MiB swap area with UUID @uuid whose header page @page holds a torpor root record. */
+static void put_image(const char *name, const char *uuid, unsigned int page)
+{
+	uint8_t *b = calloc(1, DEV_BYTES), *h = b + (size_t)page * 4096;
+	struct torpor_root r;
+	char rel[64];
+
+	h[1024] = 1;			/* swap_header version */
+	h[1028] = 255;			/* last_page */
+	uuid_bytes(uuid, h + 1024 + 12);
+	memset(&r, 0, sizeof(r));
+	r.version = TORPOR_FORMAT_VERSION;
+	r.page_size = 4096;
+	r.meta_bytes = sizeof(struct torpor_meta);
+	r.meta_crc = 0;
+	r.nr_meta_extents = 1;
+	r.meta_extents[0].offset = (uint64_t)(page + 1) * 4096;
+	r.meta_extents[0].pages = 1;
+	memcpy(r.orig_sig, SWAP_SIG, 10);
+	image_root_encode(&r, h, 4096);
+	snprintf(rel, sizeof(rel), "dev/%s", name);
+	put_file(rel, b, DEV_BYTES);
+	free(b);
+}
+
+/* Does device file @name still carry a torpor image at page @page? */
+static int has_image(const char *name, unsigned int page)
+{
+	uint8_t h[4096];
+	char p[PATH_MAX];
+	int fd;
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "%s/dev/%s", root, name);
+	fd = open(p, O_RDONLY);
+	if (fd < 0)
+		die(p);
+	n = pread(fd, h, sizeof(h), (off_t)page * 4096);
+	close(fd);
+	return n == (ssize_t)sizeof(h) && image_classify(h, sizeof(h)) == IMAGE_SIG_TORPOR;
+}
+
+/* @bug: the rule was broken */
+static void verdict(int bug, const char *what)
+{
+	tap_ok(!bug, "%s", what);
+}
+
+static int run_main(const char *cmdline, int argc, char **argv)
+{
+	test_cmdline = cmdline;
+	wait_deadline = 0;
+	fflush(stdout);
+	return resume_main(argc, argv);
+}
+
+#define UA "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
+#define UB "1b4e28ba-2fa1-11d2-883f-0016d3cca428"
+#define UC "1b4e28ba-2fa1-11d2-883f-0016d3cca429"
+#define UD "1b4e28ba-2fa1-11d2-883f-0016d3cca42a"
+#define UF "1b4e28ba-2fa1-11d2-883f-0016d3cca42f"	/* the btrfs fsid */
+
+/*
+ * 1. initramfs-tools: init splits /proc/cmdline with the shell, so resume="UUID=.."
+ * (quotes as the kernel allows them) reaches the hook as '"UUID=.."', which it passes
+ * as --device.  The kernel and cmdline.c read UUID=..; torpor-resume takes the
+ * argument, cannot resolve it, and leaves the image even with noresume.
+ */
+static void case_quoted_device(void)
+{
+	char *argv[] = { "torpor-resume", "--device=\"UUID=" UA "\"", "--noresume", NULL };
+	struct torpor_cmdline cl;
+
+	put_image("vda", UA, 0);
+	cmdline_parse("root=/dev/vdz resume=\"UUID=" UA "\" noresume", &cl);
+	printf("# cmdline.c reads resume='%s' noresume=%d\n", cl.resume, cl.noresume);
+	run_main("root=/dev/vdz resume=\"UUID=" UA "\" noresume", 3, argv);
+	verdict(has_image("vda", 0),
+		"doubts: resume=\"UUID=...\" noresume, the hook passing the quotes: image discarded");
+}
+
+/*
+ * 2. The resume device is ambiguous (a copy of the swap disk attached): both
+ * carry the image; "continuing boot" with noresume leaves both valid.
+ */
+static void case_ambiguous_device(void)
+{
+	char *argv[] = { "torpor-resume", "--device=UUID=" UB, "--noresume", NULL };
+
+	put_image("vdb", UB, 0);
+	put_image("vdc", UB, 0);
+	run_main("resume=UUID=" UB " noresume", 3, argv);
+	verdict(has_image("vdb", 0) && has_image("vdc", 0),
+		"doubts: two devices carry the resume UUID, noresume: both images discarded");
+}
+
+/*
+ * 3. resume_offset=" 8": the kernel's sscanf("%llu") skips the blank and reads 8;
+ * cmdline.c finds no leading digit, so it discards at offset 0 only.
+ */
+static void case_offset_blank(void)
+{
+	char *argv[] = { "torpor-resume", NULL };
+	struct torpor_cmdline cl;
+
+	put_image("vdd", UD, 8);
+	cmdline_parse("resume=/dev/vdd resume_offset=\" 8\"", &cl);
+	printf("# cmdline.c: has_resume_offset=%d offset=%llu bad=%d\n", cl.has_resume_offset,
+	       cl.resume_offset, cl.resume_offset_bad);
+	run_main("resume=/dev/vdd resume_offset=\" 8\"", 1, argv);
+	verdict(has_image("vdd", 8),
+		"doubts: resume_offset=\" 8\" (the kernel reads 8): the image at page 8 is discarded");
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * A btrfs superblock with fsid UF, generation @gen, device id @devid of
+ * @num_devices on device file @name.
+ */
+static void put_btrfs_dev(const char *name, uint64_t gen, uint64_t devid, uint64_t num_devices)
+{
+	uint8_t *b = calloc(1, DEV_BYTES), *sb = b + 65536;
+	char rel[64];
+
+	uuid_bytes(UF, sb + 0x20);
+	memcpy(sb + 0x40, "_BHRfS_M", 8);
+	put_le64(sb + 0x48, gen);
+	put_le64(sb + 0x88, num_devices);
+	put_le64(sb + 0xc9, devid);
+	snprintf(rel, sizeof(rel), "dev/%s", name);
+	put_file(rel, b, DEV_BYTES);
+	free(b);
+}
+
+static void put_btrfs(const char *name, uint64_t gen)
+{
+	put_btrfs_dev(name, gen, 1, 1);
+}
+
+/* check_filesystems() over one recorded btrfs UF of generation 100 */
+static int check_btrfs_rec(void)
+{
+	struct torpor_fsrec rec;
+	struct loader l;
+
+	memset(&l, 0, sizeof(l));
+	memset(&rec, 0, sizeof(rec));
+	rec.kind = TORPOR_FS_BTRFS;
+	uuid_bytes(UF, rec.uuid);
+	rec.mount_count = 100;
+	l.img.meta.nr_fs = 1;
+	l.img.fs = &rec;
+	wait_deadline = 0;
+	fflush(stdout);
+	return check_filesystems(&l, 0);
+}
+
+/* A two-device btrfs: unchanged passes; a copy, or a device missing, is a doubt. */
+static void case_btrfs_multi(void)
+{
+	int r;
+
+	put_btrfs_dev("vde", 100, 1, 2);
+	put_btrfs_dev("vdf", 100, 2, 2);
+	r = check_btrfs_rec();
+	tap_ok(r == 0, "doubts: a two-device btrfs, both devices unchanged: passes (%d)", r);
+	put_btrfs_dev("vdf", 100, 1, 2);
+	r = check_btrfs_rec();
+	tap_ok(r == -ENOTUNIQ, "doubts: two devices show device 1 of a btrfs (a copy): refused (%d)",
+	       r);
+	put_btrfs_dev("vde", 100, 1, 3);
+	put_btrfs_dev("vdf", 100, 2, 3);
+	r = check_btrfs_rec();
+	tap_ok(r == -ENOENT, "doubts: a three-device btrfs with two present: refused (%d)", r);
+	put_btrfs_dev("vdf", 100, 2, 2);
+	r = check_btrfs_rec();
+	tap_ok(r == -EIO, "doubts: btrfs devices that disagree on their number: refused (%d)", r);
+}
+
+/*
+ * 4. A recorded btrfs filesystem on two devices (a two-device btrfs, or a copy):
+ * check_filesystems() warns and goes on without reading either generation.
+ */
+static void case_btrfs_two_devices(void)
+{
+	struct torpor_fsrec rec;
+	struct loader l;
+	int r;
+
+	put_btrfs("vde", 200);		/* both devices were written since: generation 200 */
+	put_btrfs("vdf", 200);
+	memset(&l, 0, sizeof(l));
+	memset(&rec, 0, sizeof(rec));
+	rec.kind = TORPOR_FS_BTRFS;
+	uuid_bytes(UF, rec.uuid);
+	rec.mount_count = 100;		/* generation 100 when hibernating */
+	l.img.meta.nr_fs = 1;
+	l.img.fs = &rec;
+	wait_deadline = 0;
+	fflush(stdout);
+	r = check_filesystems(&l, 0);
+	verdict(r == 0, "doubts: btrfs on two devices, generation 100 -> 200: refused");
+}
+
+/* 5. The same btrfs on one device: the stamp check must (and does) refuse. */
+static void case_btrfs_one_device(void)
+{
+	struct torpor_fsrec rec;
+	struct loader l;
+	char p[PATH_MAX];
+	int r;
+
+	put_btrfs("vde", 200);		/* written since: generation 200 */
+	snprintf(p, sizeof(p), "%s/sys/class/block/vdf", root);
+	unlink(p);			/* vdf gone: only vde carries the fsid */
+	memset(&l, 0, sizeof(l));
+	memset(&rec, 0, sizeof(rec));
+	rec.kind = TORPOR_FS_BTRFS;
+	uuid_bytes(UF, rec.uuid);
+	rec.mount_count = 100;
+	l.img.meta.nr_fs = 1;
+	l.img.fs = &rec;
+	wait_deadline = 0;
+	fflush(stdout);
+	r = check_filesystems(&l, 0);
+	verdict(r != -ESTALE, "doubts: btrfs on one device, generation moved: refused (-ESTALE)");
+}
+
+/*
+ * 6. resume_offset beyond 2^52 pages: o->offset * ps wraps in examine(), and the
+ * header page at the wrapped offset (here page 0) is taken.  Here with noresume
+ * it is only discarded there; without it, that image would be examined.
+ */
+static void case_offset_wrap(void)
+{
+	char *argv[] = { "torpor-resume", "--noresume", NULL };
+
+	put_image("vdg", UC, 0);
+	/* 2^52 = 4503599627370496 pages = 2^64 bytes: wraps to byte 0 */
+	run_main("resume=/dev/vdg resume_offset=4503599627370496", 2, argv);
+	verdict(!has_image("vdg", 0),
+		"doubts: resume_offset=2^52 is past the device, not page 0: the image at page 0 is untouched");
+}
+
+/*
+ * 1b. initramfs-tools: 0xA0 is a space to the kernel, not to the shell: the hook passes
+ * --device='/dev/vdi<A0>noresume'; torpor-resume sees noresume in /proc/cmdline but
+ * waits for a device that does not exist and leaves the image.
+ */
+static void case_nbsp_device(void)
+{
+	char *argv[] = { "torpor-resume", "--device=/dev/vdi\xa0noresume", NULL };
+
+	put_image("vdi", UA, 0);
+	run_main("root=/dev/vdz resume=/dev/vdi\xa0noresume", 2, argv);
+	verdict(has_image("vdi", 0),
+		"doubts: resume=/dev/vdi<0xA0>noresume, the hook passing it whole: image discarded");
+}
+
+/*
+ * 1c. Both hooks' shell readings go on past "--" (the kernel stops there): with
+ * "resume=/dev/vdj noresume -- resume=/dev/vdk" they pass --device=/dev/vdk.
+ */
+static void case_dashdash_device(void)
+{
+	char *argv[] = { "torpor-resume", "--device=/dev/vdk", "--noresume", NULL };
+
+	put_image("vdj", UA, 0);
+	put_image("vdk", UB, 0);
+	run_main("root=/dev/vdz resume=/dev/vdj noresume -- resume=/dev/vdk", 3, argv);
+	verdict(has_image("vdj", 0),
+		"doubts: resume=/dev/vdj noresume -- resume=/dev/vdk: the image on vdj is discarded");
+}
+
+int main(void)
+{
+	snprintf(root, sizeof(root), "/tmp/torpor-review-XXXXXX");
+	if (!mkdtemp(root))
+		die("mkdtemp");
+	devname_root = root;
+	mkdirs("dev");
+	mkdirs("sys/class/block");
+	mkdirs("sys/dev/block");
+	add_dev("vda", 254, 0, DEV_BYTES / 512);
+	add_dev("vdb", 254, 16, DEV_BYTES / 512);
+	add_dev("vdc", 254, 32, DEV_BYTES / 512);
+	add_dev("vdd", 254, 48, DEV_BYTES / 512);
+	add_dev("vde", 254, 64, DEV_BYTES / 512);
+	add_dev("vdf", 254, 80, DEV_BYTES / 512);
+	add_dev("vdg", 254, 96, DEV_BYTES / 512);
+	add_dev("vdh", 254, 112, DEV_BYTES / 512);
+	add_dev("vdi", 254, 128, DEV_BYTES / 512);
+	add_dev("vdj", 254, 144, DEV_BYTES / 512);
+	add_dev("vdk", 254, 160, DEV_BYTES / 512);
+
+	case_quoted_device();
+	case_nbsp_device();
+	case_dashdash_device();
+	case_ambiguous_device();
+	case_offset_blank();
+	case_btrfs_two_devices();
+	case_btrfs_multi();
+	case_btrfs_one_device();
+	case_offset_wrap();
+	return tap_done();
+}
