@@ -34,6 +34,10 @@ static void on_signal(int sig)
 		pending = sig;
 }
 
+/*
+ * A signal ignored when we started stays ignored (nohup, a service manager
+ * that ignores SIGHUP): whoever started us asked that it not stop us.
+ */
 static int set_all(void (*handler)(int), int save)
 {
 	struct sigaction sa;
@@ -44,9 +48,14 @@ static int set_all(void (*handler)(int), int save)
 	/* the loops retry after EINTR anyway; restarting is the safer default */
 	sa.sa_flags = SA_RESTART;
 	sigfillset(&sa.sa_mask);
-	for (i = 0; i < NR_ABORT_SIGS; i++)
-		if (sigaction(abort_sigs[i], &sa, save ? &old_act[i] : NULL) < 0)
+	for (i = 0; i < NR_ABORT_SIGS; i++) {
+		if (save && sigaction(abort_sigs[i], NULL, &old_act[i]) < 0)
 			return -errno;
+		if (old_act[i].sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(abort_sigs[i], &sa, NULL) < 0)
+			return -errno;
+	}
 	return 0;
 }
 

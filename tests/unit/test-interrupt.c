@@ -45,6 +45,11 @@ static void test_signals(void)
 {
 	sigset_t mask;
 
+	/* whatever the runner left us (nohup ignores SIGHUP), start from the defaults */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	tap_ok(interrupt_install() == 0, "interrupt_install");
 	tap_ok(interrupt_check() == 0, "nothing pending at first");
 	raise(SIGINT);
@@ -77,6 +82,17 @@ static void test_signals(void)
 	tap_ok(interrupt_pending() == 0, "SIGTERM and SIGHUP after the commit change nothing");
 	interrupt_restore();
 	tap_ok(disposition(SIGTERM, SIG_DFL), "and are restored after");
+
+	/* nohup: an abort signal ignored when we start stays ignored, and is no abort */
+	signal(SIGHUP, SIG_IGN);
+	tap_ok(interrupt_install() == 0 && disposition(SIGHUP, SIG_IGN) &&
+	       !disposition(SIGINT, SIG_DFL), "a signal ignored at start stays ignored");
+	raise(SIGHUP);
+	tap_ok(interrupt_pending() == 0, "and does not abort");
+	interrupt_restore();
+	tap_ok(disposition(SIGHUP, SIG_IGN) && disposition(SIGINT, SIG_DFL),
+	       "interrupt_restore leaves it ignored");
+	signal(SIGHUP, SIG_DFL);
 }
 
 /* wait until fd 0 has input (the pty moves bytes asynchronously) */
