@@ -6,13 +6,15 @@
 #   CC, CFLAGS, LDFLAGS  the glibc build (torpor-suspend, unit tests)
 #   KLCC                 klibc's compiler wrapper for the static torpor-resume (default klcc)
 #   PREFIX, SBINDIR, LIBEXECDIR, MANDIR, DESTDIR   install locations
+#   SYSCONFDIR           where torpor-suspend reads torpor.conf (default /etc)
 #   INITRAMFS_TOOLS_DIR, DRACUT_MODULES_DIR, INITCPIO_DIR   where the hosts read hooks
 #   TORPOR_TEST_KERNEL   a Debian kernel package name for check-qemu (default: what
 #                        linux-image-amd64 depends on, plus the newest 6.12)
 #   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)
 #
-# Targets: all (default), check, check-klibc, check-qemu, test (= check + check-qemu),
-# demo, bench, fuzz, install, install-<host>, install-all, uninstall-*, clean.
+# Targets: all (default), check, check-klibc, check-man, check-qemu, test (= check +
+# check-qemu), demo, bench, fuzz, deb (the Debian package, with lintian), install,
+# install-<host>, install-all, uninstall-*, clean.
 
 CC ?= gcc
 KLCC ?= klcc
@@ -26,6 +28,7 @@ PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 LIBEXECDIR ?= $(PREFIX)/lib/torpor
 MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
 INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
 DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
 INITCPIO_DIR ?= /usr/lib/initcpio
@@ -62,9 +65,9 @@ TEST_SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/test/%.o)
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
-.PHONY: all check check-build check-klibc check-hooks check-qemu check-fuzz test demo bench fuzz clean \
-	deps-build deps-check \
-	install install-initramfs-tools install-dracut install-mkinitcpio install-all \
+.PHONY: all check check-build check-klibc check-hooks check-man check-qemu check-fuzz test demo bench \
+	fuzz clean deb deps-build deps-check \
+	install install-conf install-initramfs-tools install-dracut install-mkinitcpio install-all \
 	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-all
 
 all: $(B)/torpor-suspend $(B)/torpor-resume $(B)/test/torpor-suspend
@@ -91,6 +94,10 @@ $(B)/glibc/libcore.a: $(GLIBC_CORE_OBJS)
 
 $(B)/klibc/libcore.a: $(KLIBC_CORE_OBJS)
 	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
+
+# the configuration file's place is built in; install-vars remakes main.o when it changes
+$(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: CPPFLAGS += -DSYSCONFDIR='"$(SYSCONFDIR)"'
+$(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: $(B)/install-vars
 
 $(B)/torpor-suspend: $(SUSPEND_OBJS) $(B)/glibc/libcore.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -llz4
@@ -139,7 +146,11 @@ check:
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
 		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/resume-args.sh \
-		tests/shellcheck.sh
+		tests/unit/config-cli.sh tests/unit/man-check.sh tests/shellcheck.sh
+
+# the man pages: groff finds no warning, and every option and key is documented
+check-man:
+	$(Q)sh tests/unit/run.sh tests/unit/man-check.sh
 
 check-build: all check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS)
 
@@ -196,7 +207,7 @@ hooks: $(HOOK_OUTS)
 # an install with another PREFIX or LIBEXECDIR remakes the hooks (as git's GIT-PREFIX)
 $(B)/install-vars: FORCE
 	@mkdir -p $(dir $@)
-	@v='LIBEXECDIR=$(LIBEXECDIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
+	@v='LIBEXECDIR=$(LIBEXECDIR) SYSCONFDIR=$(SYSCONFDIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
 
 .PHONY: FORCE
 FORCE:
@@ -205,9 +216,30 @@ $(HOOK_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' $< >$@
 
-install: $(B)/torpor-suspend $(B)/torpor-resume
+MAN8 := man/torpor-suspend.8 man/torpor-resume.8
+MAN5 := man/torpor.conf.5
+
+# the man pages and torpor.conf name the install's places
+$(B)/man/%: man/% Makefile $(B)/install-vars
+	@mkdir -p $(dir $@)
+	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		-e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
+
+install: $(B)/torpor-suspend $(B)/torpor-resume $(MAN8:%=$(B)/%) $(MAN5:%=$(B)/%)
 	install -D -m 0755 $(B)/torpor-suspend $(DESTDIR)$(SBINDIR)/torpor-suspend
 	install -D -m 0755 $(B)/torpor-resume $(DESTDIR)$(LIBEXECDIR)/torpor-resume
+	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man8 $(MAN8:%=$(B)/%)
+	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man5 $(MAN5:%=$(B)/%)
+
+# the commented defaults, for a new install; never over an existing file
+install-conf:
+	[ -e $(DESTDIR)$(SYSCONFDIR)/torpor.conf ] || \
+		install -D -m 0644 suspend/torpor.conf $(DESTDIR)$(SYSCONFDIR)/torpor.conf
+
+# the Debian package (debian/), then lintian over it; never part of make test
+deb:
+	$(Q)sh tests/deps.sh deb
+	$(Q)sh debian/build-deb.sh
 
 install-initramfs-tools: $(HOOK_OUTS)
 	install -D -m 0755 $(B)/hook/hooks/torpor $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks/torpor
@@ -230,6 +262,7 @@ install-all: install install-initramfs-tools install-dracut install-mkinitcpio
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/torpor-suspend $(DESTDIR)$(LIBEXECDIR)/torpor-resume
+	rm -f $(MAN8:man/%=$(DESTDIR)$(MANDIR)/man8/%) $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 
 uninstall-initramfs-tools:

@@ -511,6 +511,23 @@ out:
 	return r;
 }
 
+int devname_probe(dev_t dev, struct probe_id *ret_id)
+{
+	struct probe_id id;
+	uint8_t *buf;
+	int r;
+
+	buf = malloc(PROBE_HEAD_LEN);
+	if (!buf)
+		return -ENOMEM;
+	memset(&id, 0, sizeof(id));
+	r = probe_device(dev, buf, &id);
+	free(buf);
+	if (r > 0)
+		*ret_id = id;
+	return r;
+}
+
 /* The logical sector size of the disk holding partition @name; 512 if unknown. */
 static unsigned int sector_size(const char *name)
 {

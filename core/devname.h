@@ -66,6 +66,18 @@ int devname_resolve_uuid(const char *uuid, dev_t *ret_dev);
  */
 int devname_resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *ret_n);
 
+struct probe_id;
+
+/**
+ * devname_probe() - what device @dev holds, read from its own first bytes
+ * @dev: the device number
+ * @ret_id: the UUID and label probe_fs() finds (swap area, ext2/3/4, xfs, btrfs)
+ *
+ * Return: 1 with @ret_id filled; 0 when nothing is recognised, or the device is
+ * an md RAID member; -errno from devname_open() or read().  Does not log.
+ */
+int devname_probe(dev_t dev, struct probe_id *ret_id);
+
 /**
  * devname_open() - open a block device by number, without trusting /dev
  * @dev: the device number

@@ -25,6 +25,7 @@
 
 #include "devname.h"
 #include "hibernate.h"
+#include "imagesize.h"
 #include "interrupt.h"
 #include "mountinfo.h"
 #include "mounts.h"
@@ -109,7 +110,7 @@ static void hint_swaps(void)
 		else
 			msg_hint("active swap file '%s': add resume=<its filesystem's device> and "
 				 "resume_offset=<its first page> to the kernel command line "
-				 "('torpor-suspend --check' prints both)", sw[i].path);
+				 "('torpor-suspend --print-cmdline' prints both)", sw[i].path);
 	}
 	free(sw);
 	if (!n)
@@ -117,8 +118,8 @@ static void hint_swaps(void)
 			 "name it with resume= on the kernel command line");
 }
 
-/* Step 1: the swap area, checked before anything else happens. */
-static int resolve_target(const struct hib_opts *o, struct hib_target *t)
+/* Step 1: the swap area, checked before anything else happens (reported). */
+int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 {
 	struct stat st;
 	dev_t dev;
@@ -532,6 +533,21 @@ out_close:
 	return r < 0 ? r : -EIO;
 }
 
+/* image_size from the options: a preference, so a failure only warns */
+static void set_image_size(const struct hib_opts *o, uint64_t *ret_old)
+{
+	int r;
+
+	if (!o->has_image_size)
+		return;
+	r = imagesize_swap(IMAGESIZE_PATH, o->image_size, ret_old);
+	if (r < 0)
+		msg_warn("cannot set %s: %s, ignoring", IMAGESIZE_PATH, msg_errname(r));
+	else
+		msg_debug("%s: %llu, was %llu", IMAGESIZE_PATH,
+			  (unsigned long long)o->image_size, (unsigned long long)*ret_old);
+}
+
 /**
  * hibernate_run() - the whole of torpor-suspend
  * Return: 0 when the machine hibernated and has now resumed, -errno after a
@@ -544,6 +560,7 @@ int hibernate_run(const struct hib_opts *o)
 	struct sysinfo si;
 	struct stat st;
 	char orig_sig[10];
+	uint64_t old_size = UINT64_MAX;
 	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
 	int dev_fd, r;
 
@@ -553,7 +570,7 @@ int hibernate_run(const struct hib_opts *o)
 		return -EPERM;
 	}
 	memset(&t, 0, sizeof(t));
-	r = resolve_target(o, &t);
+	r = hibernate_resolve(o, &t);
 	if (r < 0)
 		return r;
 	dev_fd = open_device(&t, (t.offset_pages + 1) * ps);
@@ -592,7 +609,7 @@ int hibernate_run(const struct hib_opts *o)
 				 t.swap_path, t.dev_name, MIB(t.swap_bytes));
 		goto out_release;
 	}
-	w.progress = show_progress;
+	w.progress = o->no_progress ? NULL : show_progress;
 	w.poll = poll_abort;
 	w.before_root = before_root;
 	testhook_init();
@@ -609,6 +626,7 @@ int hibernate_run(const struct hib_opts *o)
 		msg_error("cannot set up the abort signals: %s", msg_errname(r));
 		goto out_release;
 	}
+	set_image_size(o, &old_size);
 	/* after the snapshot no mounted filesystem may be written, not even a log file */
 	if (fstat(2, &st) == 0 && S_ISREG(st.st_mode))
 		msg_set_quiet(1);
@@ -621,6 +639,8 @@ int hibernate_run(const struct hib_opts *o)
 		msg_set_quiet(0);
 		munlockall();
 	}
+	if (o->has_image_size && old_size != UINT64_MAX)
+		(void)imagesize_swap(IMAGESIZE_PATH, old_size, &old_size);
 	interrupt_restore();
 out_release:
 	restamp_close(&stamps);

@@ -11,8 +11,14 @@ struct hib_opts {
 	int has_offset;
 	int reboot;			/* reboot instead of power off */
 	int check_only;			/* --check: resolve and verify, do not hibernate */
+	int no_progress;		/* no "saving image: N%" lines */
+	uint64_t image_size;		/* for /sys/power/image_size (see has_image_size) */
+	int has_image_size;
 };
 
+struct hib_target;
+
 int hibernate_run(const struct hib_opts *o);
+int hibernate_resolve(const struct hib_opts *o, struct hib_target *t);
 
 #endif

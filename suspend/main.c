@@ -2,12 +2,16 @@
 /*
  * torpor-suspend - hibernate this machine into its swap area
  *
- * Usage: torpor-suspend [--resume=DEV] [--resume-offset=N] [--reboot] [--check] [-v]
+ * Usage: torpor-suspend [--config=FILE] [--resume=DEV] [--resume-offset=N]
+ *                       [--poweroff=MODE] [--reboot] [--image-size=N]
+ *                       [--[no-]progress] [--check] [--print-cmdline] [-v]
  *
  * Steps:
- *  1. resolve everything first: the resume device and offset (arguments, else
- *     resume= / resume_offset= from /proc/cmdline, where a malformed one is an
- *     error, exit 1), the active swap area there,
+ *  1. resolve everything first: the settings (arguments, else the configuration
+ *     file, SYSCONFDIR/torpor.conf or --config=, where any wrong line is an
+ *     error, exit 1), the resume device and offset (arguments, else the file,
+ *     else resume= / resume_offset= from /proc/cmdline, where a malformed one is
+ *     an error, exit 1), the active swap area there,
  *     the swap header page, this kernel's identity; allocate every buffer;
  *  2. mlockall(), open /dev/snapshot read-only, SET_SWAP_AREA, FREEZE,
  *     CREATE_IMAGE;
@@ -18,6 +22,8 @@
  *     what failed, exit 1.  So does SIGINT, SIGTERM, SIGHUP or SIGQUIT, or Esc
  *     on the terminal, before the root record is written; after it they are
  *     ignored.  SIGTSTP, SIGTTIN and SIGTTOU are blocked.  Exit 2 is a usage error.
+ * --print-cmdline stops after step 1 and prints the resume= parameters that
+ * name the swap area (printcmd.c); --check stops after step 1 too.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,23 +33,38 @@
 #include <string.h>
 
 #include "cmdline.h"
+#include "config.h"
 #include "decimal.h"
 #include "hibernate.h"
 #include "msg.h"
+#include "printcmd.h"
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+#define DEFAULT_CONFIG SYSCONFDIR "/torpor.conf"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: torpor-suspend [options]\n"
 		"Hibernate: write memory to the resume swap area and power off.\n\n"
+		"  --config=FILE        configuration file (default " DEFAULT_CONFIG ");\n"
+		"                       options override it\n"
 		"  --resume=DEV         resume device (/dev/NAME, UUID=, LABEL=, PARTUUID=,\n"
-		"                       PARTLABEL=, MAJ:MIN); default: resume= on the kernel\n"
-		"                       command line\n"
+		"                       PARTLABEL=, MAJ:MIN); default: resume in the file, else\n"
+		"                       resume= on the kernel command line\n"
 		"  --resume-offset=N    page offset of a swap file's header; default:\n"
-		"                       resume_offset= on the kernel command line\n"
-		"  --reboot             reboot instead of powering off\n"
+		"                       resume_offset in the file, else on the command line\n"
+		"  --poweroff=MODE      after saving: shutdown (power off, the default) or reboot\n"
+		"  --reboot             the same as --poweroff=reboot\n"
+		"  --image-size=N       preferred image size in bytes (K, M, G suffixes), for\n"
+		"                       /sys/power/image_size during the hibernation\n"
+		"  --progress, --no-progress   show (the default) or hide the saving progress\n"
 		"  --check              only check the setup (device, swap area, kernel\n"
 		"                       support); change nothing\n"
+		"  --print-cmdline      print the resume= (and resume_offset=) kernel parameters\n"
+		"                       for the swap area; change nothing\n"
 		"  -v, --verbose        debug messages\n"
 		"  -h, --help           this text\n");
 }
@@ -91,57 +112,162 @@ static int from_cmdline(struct hib_opts *o)
 	return 0;
 }
 
+/* What only the options give; the settings themselves go to a struct config. */
+struct given {
+	const char *config;		/* --config=, NULL for the default file */
+	int print_cmdline;
+};
+
+/* Read the configuration file; 0, or 1 after reporting why not. */
+static int load_config(const char *path, int explicit, struct config *c)
+{
+	struct config_error e;
+	char what[200], hint[200];
+	int r;
+
+	memset(c, 0, sizeof(*c));
+	r = config_read(path, c, &e);
+	if (r == -ENOENT && !explicit) {
+		msg_debug("no configuration file %s, using the defaults", path);
+		return 0;
+	}
+	if (r == -EINVAL || r == -EFBIG) {
+		config_describe(&e, what, sizeof(what));
+		if (e.line)
+			msg_error("%s:%u: %s", path, e.line, what);
+		else
+			msg_error("%s: %s", path, what);
+		msg_hint("%s", config_hint(&e, hint, sizeof(hint)));
+		return 1;
+	}
+	if (r < 0) {
+		msg_error("cannot read configuration file '%s': %s", path, msg_errname(r));
+		return 1;
+	}
+	return 0;
+}
+
+/* The settings, options over file, as hibernate_run() takes them. */
+static void to_opts(const struct config *c, struct hib_opts *o)
+{
+	if (c->has_resume)
+		snprintf(o->resume, sizeof(o->resume), "%s", c->resume);
+	o->offset = c->resume_offset;
+	o->has_offset = c->has_resume_offset;
+	o->reboot = c->has_poweroff && c->poweroff == CONFIG_POWEROFF_REBOOT;
+	o->image_size = c->image_size;
+	o->has_image_size = c->has_image_size;
+	o->no_progress = c->has_progress && !c->progress;
+}
+
+/* One option into @c (settings) or @g; 0, or 2 for a usage error (reported). */
+static int parse_option(int opt, struct config *c, struct hib_opts *o, struct given *g)
+{
+	switch (opt) {
+	case 'C':
+		g->config = optarg;
+		break;
+	case 'r':
+		if (strlen(optarg) >= sizeof(c->resume)) {
+			msg_error("invalid --resume: longer than %zu bytes", sizeof(c->resume) - 1);
+			return 2;
+		}
+		snprintf(c->resume, sizeof(c->resume), "%s", optarg);
+		c->has_resume = 1;
+		break;
+	case 'o':
+		if (parse_u64(optarg, &c->resume_offset) < 0) {
+			msg_error("invalid --resume-offset '%s': not a page number", optarg);
+			return 2;
+		}
+		c->has_resume_offset = 1;
+		break;
+	case 'P':
+		if (config_parse_poweroff(optarg, &c->poweroff) < 0) {
+			msg_error("invalid --poweroff '%s': not 'shutdown' or 'reboot'", optarg);
+			return 2;
+		}
+		c->has_poweroff = 1;
+		break;
+	case 'R':
+		c->poweroff = CONFIG_POWEROFF_REBOOT;
+		c->has_poweroff = 1;
+		break;
+	case 'S':
+		if (config_parse_size(optarg, &c->image_size) < 0) {
+			msg_error("invalid --image-size '%s': not a size in bytes", optarg);
+			return 2;
+		}
+		c->has_image_size = 1;
+		break;
+	case 'p':
+	case 'n':
+		c->progress = opt == 'p';
+		c->has_progress = 1;
+		break;
+	case 'c':
+		o->check_only = 1;
+		break;
+	case 'L':
+		g->print_cmdline = 1;
+		break;
+	case 'v':
+		msg_set_debug(1);
+		break;
+	default:
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'C' },
 		{ "resume", required_argument, NULL, 'r' },
 		{ "resume-offset", required_argument, NULL, 'o' },
+		{ "poweroff", required_argument, NULL, 'P' },
 		{ "reboot", no_argument, NULL, 'R' },
+		{ "image-size", required_argument, NULL, 'S' },
+		{ "progress", no_argument, NULL, 'p' },
+		{ "no-progress", no_argument, NULL, 'n' },
 		{ "check", no_argument, NULL, 'c' },
+		{ "print-cmdline", no_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct config conf, cli;
 	struct hib_opts o;
+	struct given g;
 	int c;
 
 	memset(&o, 0, sizeof(o));
+	memset(&g, 0, sizeof(g));
+	memset(&cli, 0, sizeof(cli));
 	msg_init(0);
 	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			snprintf(o.resume, sizeof(o.resume), "%s", optarg);
-			break;
-		case 'o':
-			if (parse_u64(optarg, &o.offset) < 0) {
-				msg_error("invalid --resume-offset '%s': not a page number", optarg);
-				return 2;
-			}
-			o.has_offset = 1;
-			break;
-		case 'R':
-			o.reboot = 1;
-			break;
-		case 'c':
-			o.check_only = 1;
-			break;
-		case 'v':
-			msg_set_debug(1);
-			break;
-		case 'h':
+		if (c == 'h') {
 			usage(stdout);
 			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
+		if (parse_option(c, &cli, &o, &g))
+			return 2;
 	}
 	if (optind < argc) {
 		msg_error("unexpected argument '%s'", argv[optind]);
 		usage(stderr);
 		return 2;
 	}
+	if (load_config(g.config ? g.config : DEFAULT_CONFIG, g.config != NULL, &conf))
+		return 1;
+	config_override(&conf, &cli);
+	to_opts(&conf, &o);
 	if ((!o.resume[0] || !o.has_offset) && from_cmdline(&o))
 		return 1;
+	if (g.print_cmdline)
+		return printcmd_run(&o) == 0 ? 0 : 1;
 	return hibernate_run(&o) == 0 ? 0 : 1;
 }
+

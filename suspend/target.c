@@ -190,3 +190,44 @@ int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_tar
 	*ret = found;
 	return 0;
 }
+
+/**
+ * target_find_only() - the one active swap area, when no resume device is named
+ * @ret: filled when found, as target_find() fills it
+ *
+ * Return: 0; -ENODEV when no swap area is active; -ENOTUNIQ when several are;
+ * -EACCES when the swap file cannot be opened (not root); the errors of
+ * target_find() for its device.
+ */
+int target_find_only(struct hib_target *ret)
+{
+	struct swap_entry *sw;
+	struct stat st;
+	uint64_t off;
+	size_t nsw;
+	dev_t dev = 0;
+	int r, oerr;
+
+	r = swaps_read("/proc/swaps", &sw, &nsw);
+	if (r < 0)
+		return r;
+	if (nsw != 1) {
+		r = nsw ? -ENOTUNIQ : -ENODEV;
+		goto out;
+	}
+	if (!sw[0].is_file) {
+		if (stat(sw[0].path, &st) < 0)
+			r = -errno;
+		else if (!S_ISBLK(st.st_mode))
+			r = -ENODEV;
+		else
+			dev = st.st_rdev;
+	} else {
+		r = file_location(sw[0].path, &dev, &oerr, &off);
+		if (r == 0)
+			r = -EACCES;
+	}
+out:
+	free(sw);
+	return r < 0 ? r : target_find(dev, 0, 0, ret);
+}

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Install what building and testing torpor needs from Debian's archive, when it
-# is missing.  Usage: tests/deps.sh build|check|fuzz|qemu|hooks|all
+# is missing.  Usage: tests/deps.sh build|check|fuzz|qemu|hooks|deb|all
 #   build: torpor itself;  check: make check (no clang: the fuzzers' packages are
 #   in fuzz, for make fuzz);  qemu: make demo, make bench;  hooks: make check-qemu
-#   (the generators too);  all: make test.
+#   (the generators too);  deb: make deb (debhelper, lintian);  all: make test
+#   (not deb).
 # Each need is a "probe package" pair: the probe is a file that exists once the
 # package is installed.  Does nothing when everything is there; otherwise prints
 # what it installs, which needs root (apt-get): as a normal user it fails with a hint.
@@ -25,6 +26,7 @@ need_check="
 /sbin/mke2fs e2fsprogs
 /sbin/mkfs.btrfs btrfs-progs
 /sbin/mkfs.xfs xfsprogs
+/usr/bin/groff groff-base
 "
 need_fuzz="
 /usr/bin/clang clang
@@ -48,6 +50,12 @@ need_hooks="
 /usr/bin/bsdtar libarchive-tools
 /usr/sbin/sfdisk fdisk
 "
+need_deb="
+/usr/bin/dpkg-buildpackage dpkg-dev
+/usr/bin/dh debhelper
+/usr/bin/lintian lintian
+/usr/bin/fakeroot fakeroot
+"
 
 list=
 case "${1:-all}" in
@@ -56,8 +64,9 @@ check) list="$need_build $need_check" ;;
 fuzz) list="$need_build $need_fuzz" ;;
 qemu) list="$need_build $need_qemu" ;;
 hooks) list="$need_build $need_qemu $need_hooks" ;;
+deb) list="$need_build $need_deb" ;;
 all) list="$need_build $need_check $need_fuzz $need_qemu $need_hooks" ;;
-*) echo "usage: $0 build|check|fuzz|qemu|hooks|all" >&2; exit 2 ;;
+*) echo "usage: $0 build|check|fuzz|qemu|hooks|deb|all" >&2; exit 2 ;;
 esac
 
 missing=

@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# torpor-suspend's configuration file as the user meets it: a wrong line stops it
+# with the file, the line and a hint (exit 1), a missing --config file is an error,
+# options override the file.  Only --print-cmdline and --help run, which never
+# open /dev/snapshot or freeze; the devices named do not exist, so each run stops
+# at "cannot find resume device" and says which one it looked for.
+bin=${TORPOR_SUSPEND:-build/torpor-suspend}
+t=$(mktemp -d) || exit 1
+trap 'rm -rf "$t"' EXIT
+n=0
+failed=0
+
+# run ARGS...: torpor-suspend's stderr in $t/err, status in $rc
+run() {
+	"$bin" "$@" >"$t/out" 2>"$t/err"
+	rc=$?
+}
+
+# expect RC PATTERN DESCRIPTION: the last run exited RC and stderr matches PATTERN
+expect() {
+	n=$((n + 1))
+	if [ "$rc" -eq "$1" ] && grep -q -- "$2" "$t/err"; then
+		echo "ok $n - config-cli: $3"
+	else
+		echo "not ok $n - config-cli: $3 (status $rc, wanted $1 and '$2')"
+		sed 's/^/# /' "$t/err"
+		failed=$((failed + 1))
+	fi
+}
+
+printf '# c\n\nresume = /dev/torpor-test-fromfile\n\n\n\nfoo = 1\n' >"$t/unknown.conf"
+run --config="$t/unknown.conf" --print-cmdline
+expect 1 "^torpor: $t/unknown.conf:7: unknown key 'foo'\$" "an unknown key: file, line 7, exit 1"
+expect 1 "^torpor: hint: the keys are" "an unknown key: a hint line follows"
+
+printf 'resume_offset = 12x\n' >"$t/bad.conf"
+run --config="$t/bad.conf" --print-cmdline --resume=/dev/torpor-test-fromopt
+expect 1 "bad.conf:1: invalid value '12x' for 'resume_offset'" \
+	"a bad value is refused even where an option overrides it"
+
+run --config="$t/missing.conf" --print-cmdline
+expect 1 "cannot read configuration file '$t/missing.conf': " "a missing --config file is an error"
+
+printf 'resume = /dev/torpor-test-fromfile\nprogress = no\n' >"$t/good.conf"
+run --config="$t/good.conf" --print-cmdline
+expect 1 "cannot find resume device '/dev/torpor-test-fromfile'" "the file's resume is used"
+run --config="$t/good.conf" --print-cmdline --resume=/dev/torpor-test-fromopt
+expect 1 "cannot find resume device '/dev/torpor-test-fromopt'" "--resume overrides the file"
+
+run --config="$t/good.conf" --poweroff=platform --print-cmdline
+expect 2 "invalid --poweroff 'platform'" "--poweroff=platform is a usage error (not implemented)"
+run --config="$t/good.conf" --image-size=2X --print-cmdline
+expect 2 "invalid --image-size '2X'" "a bad --image-size is a usage error"
+
+if [ ! -e /etc/torpor.conf ]; then
+	run --print-cmdline --resume=/dev/torpor-test-fromopt
+	expect 1 "cannot find resume device '/dev/torpor-test-fromopt'" \
+		"no /etc/torpor.conf is no error"
+fi
+
+run --help
+n=$((n + 1))
+if [ "$rc" -eq 0 ] && grep -q -- '--config=FILE' "$t/out" && grep -q -- '--print-cmdline' "$t/out"; then
+	echo "ok $n - config-cli: --help names --config and --print-cmdline"
+else
+	echo "not ok $n - config-cli: --help lacks --config or --print-cmdline"
+	failed=$((failed + 1))
+fi
+[ "$failed" -eq 0 ]

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* test-config.c - /etc/torpor.conf: good files, each error with its line, overrides, odd bytes */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "tap.h"
+
+static struct config c;
+static struct config_error e;
+
+static int parse(const char *text)
+{
+	memset(&c, 0x5a, sizeof(c));
+	return config_parse(text, strlen(text), &c, &e);
+}
+
+/* parse @text, expect error @kind on @line; the description must contain @want */
+static void expect_err(const char *text, enum config_err_kind kind, unsigned int line,
+		       const char *want, const char *what)
+{
+	char buf[200];
+	int r = parse(text);
+
+	config_describe(&e, buf, sizeof(buf));
+	tap_ok(r == -EINVAL && e.kind == kind && e.line == line && strstr(buf, want),
+	       "config: %s: line %u, '%s' (got %d, kind %d, line %u, '%s')", what, line, want, r,
+	       e.kind, e.line, buf);
+}
+
+static void test_good(void)
+{
+	tap_ok(parse("# torpor.conf\n\n"
+		     "resume = UUID=0b2c6a1e-1c4f-4f43-9a3e-2f1b7c9d8e01\n"
+		     "   resume_offset=34816   \n"
+		     "\t# indented comment\n"
+		     "poweroff\t=\treboot\n"
+		     "image_size = 2G\n"
+		     "progress = no\n") == 0 && c.has_resume &&
+	       !strcmp(c.resume, "UUID=0b2c6a1e-1c4f-4f43-9a3e-2f1b7c9d8e01") &&
+	       c.has_resume_offset && c.resume_offset == 34816 && c.has_poweroff &&
+	       c.poweroff == CONFIG_POWEROFF_REBOOT && c.has_image_size &&
+	       c.image_size == 2ULL << 30 && c.has_progress && c.progress == 0,
+	       "config: every key, blanks, tabs and comments");
+	tap_ok(parse("") == 0 && !c.has_resume && !c.has_resume_offset && !c.has_poweroff &&
+	       !c.has_image_size && !c.has_progress, "config: an empty file sets nothing");
+	tap_ok(parse("# only\n   \n\t\n#\n") == 0 && !c.has_resume,
+	       "config: comments and blank lines only set nothing");
+	tap_ok(parse("resume = /dev/vdb") == 0 && !strcmp(c.resume, "/dev/vdb"),
+	       "config: the last line without a newline is read");
+	tap_ok(parse("resume = /dev/vdb\r\nresume-offset = 7\r\n") == 0 &&
+	       !strcmp(c.resume, "/dev/vdb") && c.resume_offset == 7,
+	       "config: CRLF line ends; '-' in a key is '_'");
+	tap_ok(parse("poweroff = shutdown\nprogress = yes\nimage_size = 0\n") == 0 &&
+	       c.poweroff == CONFIG_POWEROFF_SHUTDOWN && c.progress == 1 && c.image_size == 0,
+	       "config: poweroff shutdown, progress yes, image_size 0");
+	tap_ok(parse("image_size = 512M\n") == 0 && c.image_size == 512ULL << 20 &&
+	       parse("image_size = 4k\n") == 0 && c.image_size == 4096 &&
+	       parse("image_size = 123456789\n") == 0 && c.image_size == 123456789,
+	       "config: image_size suffixes K, M, none");
+	tap_ok(parse("resume_offset = 18446744073709551615\n") == 0 &&
+	       c.resume_offset == 18446744073709551615ULL, "config: resume_offset up to 2^64-1");
+	tap_ok(parse("resume = LABEL=swap#1\n") == 0 && !strcmp(c.resume, "LABEL=swap#1"),
+	       "config: a '#' inside a value is part of it");
+}
+
+static void test_errors(void)
+{
+	char line[CONFIG_LINE_MAX + 64];
+
+	expect_err("# a\n\n\n\n\n\nfoo = 1\n", CONFIG_E_UNKNOWN_KEY, 7, "unknown key 'foo'",
+		   "unknown key");
+	expect_err("resume = /dev/vdb\njust words\n", CONFIG_E_SYNTAX, 2, "expected 'key = value'",
+		   "a line without '='");
+	expect_err("\n = /dev/vdb\n", CONFIG_E_SYNTAX, 2, "expected", "no key before '='");
+	expect_err("progress =\n", CONFIG_E_EMPTY_VALUE, 1, "no value for 'progress'",
+		   "an empty value");
+	expect_err("\nresume = /dev/vdb # swap\n", CONFIG_E_BAD_VALUE, 2,
+		   "invalid value '/dev/vdb # swap' for 'resume'", "a comment after a value");
+	expect_err("resume_offset = 12x\n", CONFIG_E_BAD_VALUE, 1, "not a decimal page number",
+		   "resume_offset not a number");
+	expect_err("resume_offset = -1\n", CONFIG_E_BAD_VALUE, 1, "for 'resume_offset'",
+		   "resume_offset negative");
+	expect_err("resume_offset = 18446744073709551616\n", CONFIG_E_BAD_VALUE, 1,
+		   "for 'resume_offset'", "resume_offset over 2^64-1");
+	expect_err("poweroff = platform\n", CONFIG_E_BAD_VALUE, 1, "not 'shutdown' or 'reboot'",
+		   "poweroff platform (not implemented)");
+	expect_err("progress = maybe\n", CONFIG_E_BAD_VALUE, 1, "not 'yes' or 'no'",
+		   "progress not a bool");
+	expect_err("image_size = 1T\n", CONFIG_E_BAD_VALUE, 1, "for 'image_size'",
+		   "image_size unknown suffix");
+	expect_err("image_size = 17179869184G\n", CONFIG_E_BAD_VALUE, 1, "for 'image_size'",
+		   "image_size overflowing");
+	expect_err("image_size = 2GB\n", CONFIG_E_BAD_VALUE, 1, "for 'image_size'",
+		   "image_size two-letter suffix");
+	memset(line, 'a', 300);
+	memcpy(line, "resume = ", 9);
+	line[300] = '\0';
+	expect_err(line, CONFIG_E_BAD_VALUE, 1, "for 'resume'", "resume over 255 bytes");
+	expect_err("progress = yes\n# x\nprogress = no\n", CONFIG_E_DUPLICATE, 3,
+		   "duplicate key 'progress', first given on line 1", "a key given twice");
+	expect_err("resume = a\nresume-offset = 1\nresume_offset = 1\n", CONFIG_E_DUPLICATE, 3,
+		   "duplicate key", "a key given twice, spelt two ways");
+	expect_err("resume = a\r\n\r\nfoo\r\n", CONFIG_E_SYNTAX, 3, "expected", "CRLF line numbers");
+	expect_err("Resume = /dev/vdb\n", CONFIG_E_UNKNOWN_KEY, 1, "unknown key 'Resume'",
+		   "keys are case-sensitive");
+}
+
+static void test_long_and_nul(void)
+{
+	char buf[3 * CONFIG_LINE_MAX];
+	size_t n;
+
+	buf[0] = '#';
+	memset(buf + 1, 'x', CONFIG_LINE_MAX - 1);
+	strcpy(buf + CONFIG_LINE_MAX, "\nprogress = no\n");
+	tap_ok(parse(buf) == 0 && c.has_progress && !c.progress,
+	       "config: a line of exactly %d bytes is read", CONFIG_LINE_MAX);
+	memcpy(buf, "\n#", 2);
+	memset(buf + 2, 'x', CONFIG_LINE_MAX);
+	strcpy(buf + 2 + CONFIG_LINE_MAX, "\n");
+	expect_err(buf, CONFIG_E_LONG_LINE, 2, "line longer than", "a line one byte too long");
+	buf[2 + CONFIG_LINE_MAX] = '\0';
+	expect_err(buf, CONFIG_E_LONG_LINE, 2, "line longer than",
+		   "a long last line without a newline");
+	memcpy(buf, "resume = a\nprogress = n\0o\n", 26);
+	n = 26;
+	tap_ok(config_parse(buf, n, &c, &e) == -EINVAL && e.kind == CONFIG_E_NUL && e.line == 2,
+	       "config: a NUL byte is refused, with its line");
+}
+
+static void test_override(void)
+{
+	static const char text[] = "resume = /dev/vdb\nresume_offset = 9\npoweroff = reboot\n"
+				   "progress = no\n";
+	struct config file, opts;
+
+	memset(&opts, 0, sizeof(opts));
+	tap_ok(config_parse(text, sizeof(text) - 1, &file, &e) == 0, "config: a file to override");
+	opts.has_resume = 1;
+	strcpy(opts.resume, "/dev/vdc");
+	opts.has_poweroff = 1;
+	opts.poweroff = CONFIG_POWEROFF_SHUTDOWN;
+	opts.has_image_size = 1;
+	opts.image_size = 1 << 20;
+	config_override(&file, &opts);
+	tap_ok(!strcmp(file.resume, "/dev/vdc") && file.poweroff == CONFIG_POWEROFF_SHUTDOWN &&
+	       file.has_image_size && file.image_size == 1 << 20,
+	       "config: options given override the file");
+	tap_ok(file.has_resume_offset && file.resume_offset == 9 && file.has_progress &&
+	       !file.progress, "config: options not given leave the file's settings");
+}
+
+static void test_read(void)
+{
+	char path[] = "/tmp/torpor-conf-XXXXXX";
+	char *big;
+	FILE *f;
+	int fd;
+
+	tap_ok(config_read("/nonexistent/torpor.conf", &c, &e) == -ENOENT,
+	       "config: a missing file is -ENOENT");
+	fd = mkstemp(path);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (f) {
+		fputs("resume = /dev/vdb\nimage_size=1M", f);
+		fclose(f);
+	}
+	tap_ok(config_read(path, &c, &e) == 0 && !strcmp(c.resume, "/dev/vdb") &&
+	       c.image_size == 1 << 20, "config: a file is read");
+	big = calloc(1, CONFIG_FILE_MAX + 2);
+	memset(big, '\n', CONFIG_FILE_MAX + 1);
+	f = fopen(path, "w");
+	if (f && big) {
+		fwrite(big, 1, CONFIG_FILE_MAX + 1, f);
+		fclose(f);
+	}
+	tap_ok(config_read(path, &c, &e) == -EFBIG && e.kind == CONFIG_E_TOO_BIG,
+	       "config: a file over %d bytes is refused", CONFIG_FILE_MAX);
+	f = fopen(path, "w");
+	if (f && big) {
+		fwrite(big, 1, CONFIG_FILE_MAX, f);
+		fclose(f);
+	}
+	tap_ok(config_read(path, &c, &e) == 0, "config: a file of exactly %d bytes is read",
+	       CONFIG_FILE_MAX);
+	free(big);
+	unlink(path);
+	tap_ok(config_read("/", &c, &e) == -EISDIR, "config: a directory is -EISDIR");
+}
+
+/* Random bytes, and random mixes of the file's own words: no crash, 0 or -EINVAL. */
+static void test_fuzz(void)
+{
+	static const char *const words[] = { "resume", "resume_offset", "poweroff", "image_size",
+		"progress", "=", " ", "\t", "\n", "\r\n", "#", "reboot", "yes", "12", "G", "\0" };
+	char buf[512], desc[200];
+	int i, bad = 0;
+	size_t n, j;
+
+	srand(20261);
+	for (i = 0; i < 20000; i++) {
+		n = (size_t)rand() % sizeof(buf);
+		for (j = 0; j < n; j++)
+			buf[j] = (char)rand();
+		if (i & 1) {
+			for (j = 0; j + 16 < n;) {
+				const char *w = words[rand() % 16];
+				size_t wl = *w ? strlen(w) : 1;
+
+				memcpy(buf + j, w, wl);
+				j += wl;
+			}
+		}
+		memset(&e, 0, sizeof(e));
+		switch (config_parse(buf, n, &c, &e)) {
+		case 0:
+			break;
+		case -EINVAL:
+			if (e.kind == CONFIG_E_NONE || !e.line)
+				bad++;
+			config_describe(&e, desc, sizeof(desc));
+			config_hint(&e, desc, sizeof(desc));
+			break;
+		default:
+			bad++;
+		}
+	}
+	tap_ok(bad == 0, "config: 20000 random inputs: 0 or -EINVAL with a line, no crash (%d bad)",
+	       bad);
+}
+
+int main(void)
+{
+	test_good();
+	test_errors();
+	test_long_and_nul();
+	test_override();
+	test_read();
+	test_fuzz();
+	return tap_done();
+}
