@@ -253,6 +253,8 @@ static struct mounts mounts;
 
 static int collect_mounts(struct torpor_image *img)
 {
+	char dev[NAME_MAX + 1];
+	const char *type;
 	uint32_t i;
 	int r;
 
@@ -262,6 +264,13 @@ static int collect_mounts(struct torpor_image *img)
 		msg_error("cannot record the mounted filesystems from %s: %s", MOUNTINFO_PATH,
 			  msg_errname(r));
 		return r;
+	}
+	if (!mounts.bad_line && mounts_foreign(&mounts, dev, sizeof(dev), &type)) {
+		msg_error("/dev/%s (%s) is mounted, but not in this mount namespace: torpor can "
+			  "neither sync it nor guard it against a mount elsewhere", dev, type);
+		msg_hint("unmount it (in the container or service that mounted it), or run "
+			 "torpor-suspend where it is mounted too");
+		return -EBUSY;
 	}
 	if (mounts.bad_line)
 		msg_warn("cannot parse line %u of %s: a filesystem mounted there may not be "
@@ -501,6 +510,10 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 	r = sync_filesystems();
 	if (r < 0)
 		goto out_unfreeze;
+	if (interrupt_pending()) {
+		r = -ECANCELED;
+		goto out_unfreeze;
+	}
 	r = snap_create_image(snap_fd, &in_suspend);
 	if (r < 0) {
 		msg_error("creating the snapshot failed: %s", msg_errname(r));
@@ -553,6 +566,35 @@ static void set_image_size(const struct hib_opts *o, uint64_t *ret_old)
  * Return: 0 when the machine hibernated and has now resumed, -errno after a
  * failure (already reported; the system is running and thawed).
  */
+/*
+ * In a container the power-off ends only the container (the kernel's reboot()
+ * in a child PID namespace kills its init and us at once): closing
+ * /dev/snapshot would then thaw a machine whose swap header names the image.
+ * And a mount namespace of our own hides filesystems we must sync and stamp.
+ */
+#define PROC_PID_INIT_INO	0xEFFFFFFCu
+
+static int in_initial_namespaces(void)
+{
+	struct stat self, init;
+
+	if (stat("/proc/self/ns/pid", &self) == 0 && self.st_ino != PROC_PID_INIT_INO) {
+		msg_error("torpor-suspend runs in a PID namespace of its own (a container): "
+			  "powering off there would end only the container");
+		msg_hint("run torpor-suspend on the host, outside any container");
+		return -EPERM;
+	}
+	if (stat("/proc/self/ns/mnt", &self) == 0 && stat("/proc/1/ns/mnt", &init) == 0 &&
+	    (self.st_ino != init.st_ino || self.st_dev != init.st_dev)) {
+		msg_error("torpor-suspend runs in a mount namespace other than init's: it "
+			  "would not see every mounted filesystem to sync and guard");
+		msg_hint("run torpor-suspend in the host's mount namespace (not from a "
+			 "service with PrivateMounts= or a container)");
+		return -EPERM;
+	}
+	return 0;
+}
+
 int hibernate_run(const struct hib_opts *o)
 {
 	struct hib_target t;
@@ -569,10 +611,18 @@ int hibernate_run(const struct hib_opts *o)
 		msg_hint("run 'sudo torpor-suspend'");
 		return -EPERM;
 	}
+	r = in_initial_namespaces();
+	if (r < 0)
+		return r;
 	memset(&t, 0, sizeof(t));
 	r = hibernate_resolve(o, &t);
 	if (r < 0)
 		return r;
+	if (t.offset_pages >= UINT64_MAX / ps - 1) {
+		msg_error("resume_offset %llu is beyond any device",
+			  (unsigned long long)t.offset_pages);
+		return -ERANGE;
+	}
 	dev_fd = open_device(&t, (t.offset_pages + 1) * ps);
 	if (dev_fd < 0)
 		return dev_fd;
@@ -592,6 +642,12 @@ int hibernate_run(const struct hib_opts *o)
 	msg_debug("blocks of %u pages, %llu KiB of buffers and tables", w.block_pages,
 		  (unsigned long long)(writer_buffer_bytes(&w) >> 10));
 	r = writer_check_header(&w, orig_sig);
+	if (r == -E2BIG) {
+		msg_error("the swap header of %s lists more than 128 bad pages: torpor's "
+			  "record would overwrite the list", t.dev_name);
+		msg_hint("use another swap area, or mkswap this one without -c");
+		goto out_release;
+	}
 	if (r < 0) {
 		msg_error("no swap signature at page %llu of %s: %s",
 			  (unsigned long long)t.offset_pages, t.dev_name,

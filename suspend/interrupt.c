@@ -3,14 +3,18 @@
  * interrupt.c - the abort signals and the abort key (see interrupt.h)
  *
  * The key is read only from a terminal whose foreground process group is ours
- * (never from a console we merely inherited, nor in a background job), in
+ * (never from a console we merely inherited, nor in a background job, nor from
+ * a pseudo-terminal, whose other end will be frozen), in
  * non-canonical mode without echo; ISIG stays on, so Ctrl-C arrives as SIGINT.
  */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "interrupt.h"
@@ -23,9 +27,13 @@ static const int abort_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static volatile sig_atomic_t pending;
 static struct sigaction old_act[NR_ABORT_SIGS];
 static sigset_t old_mask;
+static struct sigaction old_pipe;
+static sigset_t commit_set;
+static int committed;
 static int installed;
 static struct termios old_tio;
 static int keys_on;
+static int pty_ok;
 static int key_hit;
 
 static void on_signal(int sig)
@@ -78,6 +86,11 @@ int interrupt_install(void)
 	pending = 0;
 	key_hit = 0;
 	r = set_all(on_signal, 1);
+	/* a closed pipe on stderr gives EPIPE, not a silent death halfway */
+	if (r == 0 && sigaction(SIGPIPE, NULL, &old_pipe) < 0)
+		r = -errno;
+	if (r == 0 && signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+		r = -errno;
 	if (r < 0) {
 		for (i = 0; i < NR_ABORT_SIGS; i++)
 			(void)sigaction(abort_sigs[i], &old_act[i], NULL);
@@ -94,12 +107,26 @@ int interrupt_pending(void)
 	return pending ? pending : key_hit ? INTERRUPT_KEY : 0;
 }
 
+/* Read the key from a pseudo-terminal too (a test's, whose other end runs). */
+void interrupt_keys_on_pty(int on)
+{
+	pty_ok = on;
+}
+
 /* stdin is a terminal and we are its foreground process group */
 static int own_terminal(void)
 {
+	struct stat st;
 	pid_t pg;
 
-	if (!isatty(0))
+	if (!isatty(0) || fstat(0, &st) < 0)
+		return 0;
+	/*
+	 * A pseudo-terminal's other end (sudo's, ssh's, a terminal window) is a
+	 * process, frozen with the rest: no key would come through.  A console,
+	 * a virtual terminal or a serial line it is then.
+	 */
+	if (!pty_ok && major(st.st_rdev) >= 136 && major(st.st_rdev) <= 143)
 		return 0;
 	pg = tcgetpgrp(0);
 	return pg > 0 && pg == getpgrp();
@@ -120,6 +147,8 @@ int interrupt_keys_start(void)
 		return 0;
 	tio = old_tio;
 	tio.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	/* Ctrl-S would stop our output, and with it everything, frozen */
+	tio.c_iflag &= ~(tcflag_t)IXON;
 	tio.c_cc[VMIN] = 0;
 	tio.c_cc[VTIME] = 0;
 	if (tcsetattr(0, TCSANOW, &tio) < 0)
@@ -174,10 +203,21 @@ int interrupt_check(void)
  */
 int interrupt_commit(void)
 {
+	size_t i;
 	int r;
 
-	if (installed)
+	if (installed) {
 		(void)set_all(SIG_IGN, 0);
+		/*
+		 * Nor may any other signal end us now (an inherited timer's SIGALRM,
+		 * ulimit -t's SIGXCPU): closing /dev/snapshot on the way out would
+		 * thaw a machine whose swap header names the image.
+		 */
+		sigfillset(&commit_set);
+		for (i = 0; i < NR_ABORT_SIGS; i++)
+			sigdelset(&commit_set, abort_sigs[i]);
+		committed = sigprocmask(SIG_BLOCK, &commit_set, NULL) == 0;
+	}
 	r = interrupt_check();
 	keys_stop();
 	return r;
@@ -193,6 +233,15 @@ void interrupt_restore(void)
 		return;
 	for (i = 0; i < NR_ABORT_SIGS; i++)
 		(void)sigaction(abort_sigs[i], &old_act[i], NULL);
+	/* what arrived after the commit came while nothing could be done: dropped */
+	if (committed) {
+		struct timespec zero = { 0, 0 };
+
+		while (sigtimedwait(&commit_set, NULL, &zero) > 0)
+			;
+		committed = 0;
+	}
+	(void)sigaction(SIGPIPE, &old_pipe, NULL);
 	(void)sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	installed = 0;
 }

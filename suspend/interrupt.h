@@ -18,6 +18,7 @@
 int interrupt_install(void);
 int interrupt_pending(void);
 int interrupt_keys_start(void);
+void interrupt_keys_on_pty(int on);
 int interrupt_check(void);
 int interrupt_commit(void);
 void interrupt_restore(void);

@@ -48,7 +48,14 @@ static int source_device(const struct mountinfo_entry *e, dev_t *ret)
 {
 	struct stat st;
 
-	if (e->source[0] == '/' && stat(e->source, &st) == 0 && S_ISBLK(st.st_mode)) {
+	/*
+	 * Only a node in /dev, and never for FUSE (but fuseblk): a FUSE server
+	 * names its source as it likes, and a path through its own mount would
+	 * make stat() wait for ever on a server that does not answer.
+	 */
+	if (!strncmp(e->source, "/dev/", 5) && strncmp(e->source, "/dev/shm/", 9) &&
+	    (!is_fuse(e->fstype) || !strcmp(e->fstype, "fuseblk")) &&
+	    stat(e->source, &st) == 0 && S_ISBLK(st.st_mode)) {
 		*ret = st.st_rdev;
 		return 1;
 	}
@@ -94,6 +101,23 @@ static void drop(struct mounts_fs *tab, uint32_t *n, uint32_t i)
 		close(tab[i].fd);
 	memmove(&tab[i], &tab[i + 1], (*n - i - 1) * sizeof(*tab));
 	(*n)--;
+}
+
+/* Remember block device @dev as mounted here, once. */
+static int see(struct mounts *m, dev_t dev)
+{
+	dev_t *nt;
+	uint32_t i;
+
+	for (i = 0; i < m->nr_seen; i++)
+		if (m->seen[i] == dev)
+			return 0;
+	nt = realloc(m->seen, (m->nr_seen + 1) * sizeof(*nt));
+	if (!nt)
+		return -ENOMEM;
+	m->seen = nt;
+	m->seen[m->nr_seen++] = dev;
+	return 0;
 }
 
 /* The stamp of block device @dev, once per device. */
@@ -264,7 +288,9 @@ int mounts_collect(struct mounts *m)
 		if (r < 0)
 			break;
 		block = source_device(&e, &dev);
-		r = block ? stamp(m, &e, dev) : 0;
+		r = block ? see(m, dev) : 0;
+		if (r == 0 && block)
+			r = stamp(m, &e, dev);
 		if (r == 0)
 			r = open_for_sync(m, &e, block, dev);
 		if (r < 0)
@@ -277,6 +303,111 @@ int mounts_collect(struct mounts *m)
 			drop(m->unsynced, &m->nr_unsynced, i);
 		else
 			i++;
+	return r;
+}
+
+/* Is block device @dev (a sysfs name) one this list knows, stamped or not? */
+static int known(const struct mounts *m, const char *name)
+{
+	char path[PATH_MAX], buf[32];
+	unsigned int maj, min;
+	uint32_t i;
+	dev_t dev;
+	FILE *f;
+	int ok;
+
+	if (snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &maj, &min) == 2;
+	fclose(f);
+	if (!ok)
+		return -EINVAL;
+	dev = makedev(maj, min);
+	for (i = 0; i < m->nr_seen; i++)
+		if (m->seen[i] == dev)
+			return 1;
+	return 0;
+}
+
+/*
+ * The kernel lists every mounted ext4 and xfs by device in /sys/fs/ext4/ and
+ * /sys/fs/xfs/, and every btrfs with its devices in /sys/fs/btrfs/<fsid>/devices/,
+ * whichever mount namespace mounted it.  One missing from our mountinfo is
+ * mounted only in another namespace (a container's): we could neither sync nor
+ * stamp it, and a mount elsewhere before the resume would go unseen.
+ */
+static int foreign_in(const struct mounts *m, const char *dir, const char *fstype,
+		      char *name, size_t len, const char **ret_type)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int r = 0, k;
+
+	if (!dp)
+		return 0;
+	while (!r && (d = readdir(dp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		k = known(m, d->d_name);
+		if (k == 0) {
+			snprintf(name, len, "%s", d->d_name);
+			*ret_type = fstype;
+			r = 1;
+		}
+	}
+	closedir(dp);
+	return r;
+}
+
+/**
+ * mounts_foreign() - a filesystem mounted in another mount namespace only
+ * @name: its device's sysfs name, when found
+ * @ret_type: its type, when found
+ * Return: 1 when there is one, else 0.
+ */
+int mounts_foreign(const struct mounts *m, char *name, size_t len, const char **ret_type)
+{
+	char path[PATH_MAX], first[NAME_MAX + 1];
+	const char *t;
+	struct dirent *d;
+	DIR *dp;
+	int r = 0;
+
+	if (foreign_in(m, "/sys/fs/ext4", "ext4", name, len, ret_type) ||
+	    foreign_in(m, "/sys/fs/xfs", "xfs", name, len, ret_type))
+		return 1;
+	dp = opendir("/sys/fs/btrfs");
+	if (!dp)
+		return 0;
+	while (!r && (d = readdir(dp))) {
+		if (d->d_name[0] == '.' || strlen(d->d_name) != 36)
+			continue;
+		if (snprintf(path, sizeof(path), "/sys/fs/btrfs/%s/devices", d->d_name) >=
+		    (int)sizeof(path))
+			continue;
+		/* a btrfs is known when any of its devices is: all of them, or none, unseen */
+		first[0] = '\0';
+		t = NULL;
+		r = foreign_in(m, path, "btrfs", first, sizeof(first), &t);
+		if (r) {
+			struct dirent *e;
+			DIR *dd = opendir(path);
+
+			while (dd && (e = readdir(dd)))
+				if (e->d_name[0] != '.' && known(m, e->d_name) == 1)
+					r = 0;
+			if (dd)
+				closedir(dd);
+		}
+		if (r) {
+			snprintf(name, len, "%s", first);
+			*ret_type = t;
+		}
+	}
+	closedir(dp);
 	return r;
 }
 
@@ -308,6 +439,7 @@ static void release_list(struct mounts_fs *tab, uint32_t n)
 void mounts_release(struct mounts *m)
 {
 	free(m->fs);
+	free(m->seen);
 	release_list(m->unstamped, m->nr_unstamped);
 	release_list(m->sync, m->nr_sync);
 	release_list(m->unsynced, m->nr_unsynced);

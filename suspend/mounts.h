@@ -3,6 +3,7 @@
 #ifndef SUSPEND_MOUNTS_H
 #define SUSPEND_MOUNTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -26,10 +27,13 @@ struct mounts {
 	uint32_t nr_sync;
 	struct mounts_fs *unsynced;	/* should be synced, but the mount point did not open */
 	uint32_t nr_unsynced;
+	dev_t *seen;			/* every block device under a mount of this namespace */
+	uint32_t nr_seen;
 	unsigned int bad_line;		/* the first mountinfo line that did not parse, or 0 */
 };
 
 int mounts_collect(struct mounts *m);
+int mounts_foreign(const struct mounts *m, char *name, size_t len, const char **ret_type);
 int mounts_sync(const struct mounts *m, uint32_t *ret_failed);
 void mounts_release(struct mounts *m);
 

@@ -99,11 +99,13 @@ size_t writer_buffer_bytes(const struct writer *w)
  * @ret_orig_sig: the signature to put back when the image is consumed
  *
  * Return: 0; -EMEDIUMTYPE when the page is not a swap header (or carries
- * another tool's hibernation image); -errno on I/O errors.
+ * another tool's hibernation image); -E2BIG when its bad-page list would run
+ * under the root record; -errno on I/O errors.
  */
 int writer_check_header(struct writer *w, char ret_orig_sig[10])
 {
 	struct torpor_root root;
+	uint32_t nr_bad;
 	int r;
 
 	r = blkio_pread(w->dev_fd, w->header_page, w->ps, w->header_offset);
@@ -111,6 +113,10 @@ int writer_check_header(struct writer *w, char ret_orig_sig[10])
 		return r;
 	switch (image_classify(w->header_page, w->ps)) {
 	case IMAGE_SIG_SWAP:
+		/* mkswap -c's bad-page list runs from 1536: past 128 entries, into our root */
+		memcpy(&nr_bad, w->header_page + 1032, sizeof(nr_bad));
+		if (nr_bad > (TORPOR_ROOT_OFFSET - 1536) / 4)
+			return -E2BIG;
 		memcpy(ret_orig_sig, w->header_page + w->ps - TORPOR_SIG_LEN, 10);
 		return 0;
 	case IMAGE_SIG_TORPOR:

@@ -73,6 +73,9 @@ static void test_signals(void)
 
 	tap_ok(interrupt_install() == 0 && interrupt_pending() == 0,
 	       "a second install starts with no signal");
+	raise(SIGPIPE);
+	tap_ok(disposition(SIGPIPE, SIG_IGN) && interrupt_pending() == 0,
+	       "SIGPIPE (stderr a closed pipe) neither kills nor aborts: EPIPE instead");
 	tap_ok(interrupt_commit() == 0, "no signal: the commit goes on");
 	tap_ok(disposition(SIGTERM, SIG_IGN) && disposition(SIGINT, SIG_IGN) &&
 	       disposition(SIGHUP, SIG_IGN) && disposition(SIGQUIT, SIG_IGN),
@@ -80,8 +83,13 @@ static void test_signals(void)
 	raise(SIGTERM);
 	raise(SIGHUP);
 	tap_ok(interrupt_pending() == 0, "SIGTERM and SIGHUP after the commit change nothing");
+	raise(SIGALRM);
+	raise(SIGPIPE);
+	tap_ok(take_pending(SIGALRM), "after the commit no other signal (SIGALRM) ends us");
+	raise(SIGUSR1);
 	interrupt_restore();
 	tap_ok(disposition(SIGTERM, SIG_DFL), "and are restored after");
+	tap_ok(!take_pending(SIGUSR1), "what came after the commit is dropped, not delivered later");
 
 	/* nohup: an abort signal ignored when we start stays ignored, and is no abort */
 	signal(SIGHUP, SIG_IGN);
@@ -139,6 +147,9 @@ static int pty_child(int master, const char *slave)
 		return 2;
 	if (tcgetpgrp(0) != getpgrp())
 		return 3;
+	if (interrupt_keys_start() != 0)
+		return 11;	/* a pty's other end is frozen in a hibernation: no key */
+	interrupt_keys_on_pty(1);
 	if (interrupt_install() < 0 || interrupt_keys_start() != 1)
 		return 4;
 	if (tcgetattr(0, &tio) < 0 || (tio.c_lflag & (ICANON | ECHO)))
@@ -185,7 +196,7 @@ static void test_key(void)
 	if (pid > 0)
 		waitpid(pid, &st, 0);
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
-	       "on our terminal Esc aborts, other keys do not, the mode comes back; a "
+	       "no key from a pseudo-terminal by default; on our terminal Esc aborts, other keys do not, the mode comes back; a "
 	       "background job neither reads keys nor stops in msg_flush (failed step: %d)",
 	       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	close(master);
