@@ -5,6 +5,8 @@
 #   V=1                  show the full commands
 #   CC, CFLAGS, LDFLAGS  the glibc build (torpor-suspend, unit tests)
 #   KLCC                 klibc's compiler wrapper for the static torpor-resume (default klcc)
+#   XXHASH_H             libxxhash-dev's header, which klcc cannot see in /usr/include
+#                        (default /usr/include/xxhash.h)
 #   PREFIX, SBINDIR, LIBEXECDIR, MANDIR, DESTDIR   install locations
 #   INITRAMFS_TOOLS_DIR, DRACUT_MODULES_DIR, INITCPIO_DIR   where the hosts read hooks
 #   TORPOR_TEST_KERNEL   a Debian kernel package name for check-qemu (default: what
@@ -12,7 +14,7 @@
 #   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)
 #
 # Targets: all (default), check, check-klibc, check-qemu, test (= check + check-qemu),
-# demo, bench, fuzz, install, install-<host>, install-all, uninstall-*, clean.
+# demo, bench, bench-hash, fuzz, install, install-<host>, install-all, uninstall-*, clean.
 
 CC ?= gcc
 KLCC ?= klcc
@@ -30,6 +32,7 @@ INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
 DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
 INITCPIO_DIR ?= /usr/lib/initcpio
 FUZZ_SECONDS ?= 300
+XXHASH_H ?= /usr/include/xxhash.h
 
 ifneq ($(V),1)
 Q := @
@@ -62,7 +65,8 @@ TEST_SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/test/%.o)
 .DELETE_ON_ERROR:
 .SECONDARY:
 .SUFFIXES:
-.PHONY: all check check-build check-klibc check-hooks check-qemu check-fuzz test demo bench fuzz clean \
+.PHONY: all check check-build check-klibc check-hooks check-qemu check-fuzz test demo bench bench-hash \
+	fuzz clean \
 	deps-build deps-check \
 	install install-initramfs-tools install-dracut install-mkinitcpio install-all \
 	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-all
@@ -80,11 +84,20 @@ $(B)/test/%.o: %.c $(wildcard core/*.h suspend/*.h)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -DTORPOR_TEST_HOOKS $(CFLAGS) $(GWARN) -c -o $@ $<
 
-$(B)/klibc/%.o: %.c $(wildcard core/*.h resume/*.h)
+# klcc searches klibc's headers only: libxxhash-dev's one header is linked into a
+# directory of its own, so that no other glibc header can leak into the klibc build
+KLIBC_INC := $(B)/klibc/include
+$(KLIBC_INC)/xxhash.h:
+	@mkdir -p $(dir $@)
+	@test -e $(XXHASH_H) || { echo "torpor: '$(XXHASH_H)' not found" >&2; \
+		echo "torpor: hint: install it with 'apt-get install libxxhash-dev' (or run make test)" >&2; exit 1; }
+	$(call quiet,LN,$@)ln -sf $(abspath $(XXHASH_H)) $@
+
+$(B)/klibc/%.o: %.c $(wildcard core/*.h resume/*.h) | $(KLIBC_INC)/xxhash.h
 	@mkdir -p $(dir $@)
 	@command -v $(KLCC) >/dev/null || { echo "torpor: '$(KLCC)' not found" >&2; \
 		echo "torpor: hint: install klibc's compiler with 'apt-get install libklibc-dev' (or run make test)" >&2; exit 1; }
-	$(call quiet,KLCC,$@)$(KLCC) $(CPPFLAGS) -Os -g $(WARN) -c -o $@ $<
+	$(call quiet,KLCC,$@)$(KLCC) $(CPPFLAGS) -I$(KLIBC_INC) -Os -g $(WARN) -c -o $@ $<
 
 $(B)/glibc/libcore.a: $(GLIBC_CORE_OBJS)
 	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
@@ -107,16 +120,27 @@ $(B)/tests/test-doubts: TEST_RESUME_OBJS = $(filter-out $(B)/glibc/resume/restor
 $(B)/tests-asan/test-doubts: TEST_EXCLUDE = resume/restore.c
 TEST_RESUME_OBJS = $(RESUME_LIB_OBJS)
 TEST_EXCLUDE =
+# test-hash compares both builds of core/hash.c with the library (-lxxhash); the
+# klcc build runs as its own static program, linked as torpor-resume is
+$(B)/tests/test-hash $(B)/tests-asan/test-hash: TEST_LIBS = -lxxhash
+$(B)/tests/test-hash $(B)/tests-asan/test-hash: $(B)/klibc/tests/klibc-hash
+TEST_LIBS =
+
+$(B)/klibc/tests/klibc-hash: tests/unit/klibc-hash.c tests/unit/hashvec.h $(B)/klibc/libcore.a
+	@mkdir -p $(dir $@)
+	$(call quiet,KLCC,$@)$(KLCC) $(CPPFLAGS) -I$(KLIBC_INC) -Os -g $(WARN) -static -o $@ $< \
+		$(B)/klibc/libcore.a
 
 $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume $(CFLAGS) $(GWARN) -o $@ $< $(TEST_RESUME_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume $(CFLAGS) $(GWARN) -o $@ $< $(TEST_RESUME_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4 $(TEST_LIBS)
 
 # the same tests, built with AddressSanitizer and UBSan from every source
 $(B)/tests-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_SRCS) $(SUSPEND_SRCS) $(RESUME_SRCS)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume -g -O1 $(SANITIZE) $(GWARN) -o $@ $< $(CORE_SRCS) \
-		$(filter-out suspend/main.c resume/main.c $(TEST_EXCLUDE),$(SUSPEND_SRCS) $(RESUME_SRCS)) -llz4
+		$(filter-out suspend/main.c resume/main.c $(TEST_EXCLUDE),$(SUSPEND_SRCS) $(RESUME_SRCS)) -llz4 \
+		$(TEST_LIBS)
 
 check-klibc: $(B)/torpor-resume
 	$(Q)file $(B)/torpor-resume | grep -q 'statically linked' || { echo "torpor-resume is not static" >&2; exit 1; }
