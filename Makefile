@@ -165,7 +165,12 @@ check:
 		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/resume-args.sh \
 		tests/shellcheck.sh
 
-check-build: all check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS)
+check-build: all check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS) $(B)/seed-image
+
+# writes the image fuzz target's seed (see its header); built by make check so that it
+# follows core/image.h, run by hand when the format changes
+$(B)/seed-image: tests/fuzz/seed-image.c $(B)/glibc/libcore.a
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(GWARN) -o $@ $< $(B)/glibc/libcore.a
 
 fuzz:
 	$(Q)sh tests/deps.sh fuzz
