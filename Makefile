@@ -200,6 +200,20 @@ bench:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/bench/run.sh
 
+# CRC-32 (format 1) against XXH3-64 (format 2), in each libc's build; not part of make test
+bench-hash: $(B)/bench/hash-glibc $(B)/bench/hash-klibc
+	$(Q)$(B)/bench/hash-glibc glibc
+	$(Q)$(B)/bench/hash-klibc klibc
+
+$(B)/bench/hash-glibc: tests/bench/hash.c $(B)/glibc/libcore.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(GWARN) -o $@ $< $(B)/glibc/libcore.a
+
+$(B)/bench/hash-klibc: tests/bench/hash.c $(B)/klibc/libcore.a
+	@mkdir -p $(dir $@)
+	$(call quiet,KLCC,$@)$(KLCC) $(CPPFLAGS) -I$(KLIBC_INC) -Os -g $(WARN) -static -o $@ $< \
+		$(B)/klibc/libcore.a
+
 demo:
 	$(Q)sh tests/deps.sh qemu
 	$(Q)$(MAKE) --no-print-directory all
