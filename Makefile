@@ -5,6 +5,8 @@
 #   V=1                  show the full commands
 #   CC, CFLAGS, LDFLAGS  the glibc build (torpor-suspend, unit tests)
 #   KLCC                 klibc's compiler wrapper for the static torpor-resume (default klcc)
+#   XXHASH_H             libxxhash-dev's header, which klcc cannot see in /usr/include
+#                        (default /usr/include/xxhash.h)
 #   PREFIX, SBINDIR, LIBEXECDIR, MANDIR, DESTDIR   install locations
 #   SYSCONFDIR           where torpor-suspend reads torpor.conf (default /etc)
 #   INITRAMFS_TOOLS_DIR, DRACUT_MODULES_DIR, INITCPIO_DIR   where the hosts read hooks
@@ -13,8 +15,8 @@
 #   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)
 #
 # Targets: all (default), check, check-klibc, check-man, check-qemu, test (= check +
-# check-qemu), demo, bench, fuzz, deb (the Debian package, with lintian), install,
-# install-<host>, install-all, uninstall-*, clean.
+# check-qemu), demo, bench, bench-hash, fuzz, deb (the Debian package, with lintian),
+# install, install-<host>, install-all, uninstall-*, clean.
 
 CC ?= gcc
 KLCC ?= klcc
@@ -33,6 +35,7 @@ INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
 DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
 INITCPIO_DIR ?= /usr/lib/initcpio
 FUZZ_SECONDS ?= 300
+XXHASH_H ?= /usr/include/xxhash.h
 
 ifneq ($(V),1)
 Q := @
@@ -66,7 +69,7 @@ TEST_SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/test/%.o)
 .SECONDARY:
 .SUFFIXES:
 .PHONY: all check check-build check-klibc check-hooks check-man check-qemu check-fuzz test demo bench \
-	fuzz clean deb deps-build deps-check \
+	bench-hash fuzz clean deb deps-build deps-check \
 	install install-conf install-initramfs-tools install-dracut install-mkinitcpio install-all \
 	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-all
 
@@ -83,11 +86,20 @@ $(B)/test/%.o: %.c $(wildcard core/*.h suspend/*.h)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -DTORPOR_TEST_HOOKS $(CFLAGS) $(GWARN) -c -o $@ $<
 
-$(B)/klibc/%.o: %.c $(wildcard core/*.h resume/*.h)
+# klcc searches klibc's headers only: libxxhash-dev's one header is linked into a
+# directory of its own, so that no other glibc header can leak into the klibc build
+KLIBC_INC := $(B)/klibc/include
+$(KLIBC_INC)/xxhash.h:
+	@mkdir -p $(dir $@)
+	@test -e $(XXHASH_H) || { echo "torpor: '$(XXHASH_H)' not found" >&2; \
+		echo "torpor: hint: install it with 'apt-get install libxxhash-dev' (or run make test)" >&2; exit 1; }
+	$(call quiet,LN,$@)ln -sf $(abspath $(XXHASH_H)) $@
+
+$(B)/klibc/%.o: %.c $(wildcard core/*.h resume/*.h) | $(KLIBC_INC)/xxhash.h
 	@mkdir -p $(dir $@)
 	@command -v $(KLCC) >/dev/null || { echo "torpor: '$(KLCC)' not found" >&2; \
 		echo "torpor: hint: install klibc's compiler with 'apt-get install libklibc-dev' (or run make test)" >&2; exit 1; }
-	$(call quiet,KLCC,$@)$(KLCC) $(CPPFLAGS) -Os -g $(WARN) -c -o $@ $<
+	$(call quiet,KLCC,$@)$(KLCC) $(CPPFLAGS) -I$(KLIBC_INC) -Os -g $(WARN) -c -o $@ $<
 
 $(B)/glibc/libcore.a: $(GLIBC_CORE_OBJS)
 	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
@@ -114,16 +126,27 @@ $(B)/tests/test-doubts: TEST_RESUME_OBJS = $(filter-out $(B)/glibc/resume/restor
 $(B)/tests-asan/test-doubts: TEST_EXCLUDE = resume/restore.c
 TEST_RESUME_OBJS = $(RESUME_LIB_OBJS)
 TEST_EXCLUDE =
+# test-hash compares both builds of core/hash.c with the library (-lxxhash); the
+# klcc build runs as its own static program, linked as torpor-resume is
+$(B)/tests/test-hash $(B)/tests-asan/test-hash: TEST_LIBS = -lxxhash
+$(B)/tests/test-hash $(B)/tests-asan/test-hash: $(B)/klibc/tests/klibc-hash
+TEST_LIBS =
+
+$(B)/klibc/tests/klibc-hash: tests/unit/klibc-hash.c tests/unit/hashvec.h $(B)/klibc/libcore.a
+	@mkdir -p $(dir $@)
+	$(call quiet,KLCC,$@)$(KLCC) $(CPPFLAGS) -I$(KLIBC_INC) -Os -g $(WARN) -static -o $@ $< \
+		$(B)/klibc/libcore.a
 
 $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume $(CFLAGS) $(GWARN) -o $@ $< $(TEST_RESUME_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume $(CFLAGS) $(GWARN) -o $@ $< $(TEST_RESUME_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4 $(TEST_LIBS)
 
 # the same tests, built with AddressSanitizer and UBSan from every source
 $(B)/tests-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_SRCS) $(SUSPEND_SRCS) $(RESUME_SRCS)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Isuspend -Iresume -g -O1 $(SANITIZE) $(GWARN) -o $@ $< $(CORE_SRCS) \
-		$(filter-out suspend/main.c resume/main.c $(TEST_EXCLUDE),$(SUSPEND_SRCS) $(RESUME_SRCS)) -llz4
+		$(filter-out suspend/main.c resume/main.c $(TEST_EXCLUDE),$(SUSPEND_SRCS) $(RESUME_SRCS)) -llz4 \
+		$(TEST_LIBS)
 
 check-klibc: $(B)/torpor-resume
 	$(Q)file $(B)/torpor-resume | grep -q 'statically linked' || { echo "torpor-resume is not static" >&2; exit 1; }
@@ -152,7 +175,12 @@ check:
 check-man:
 	$(Q)sh tests/unit/run.sh tests/unit/man-check.sh
 
-check-build: all check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS)
+check-build: all check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS) $(B)/seed-image
+
+# writes the image fuzz target's seed (see its header); built by make check so that it
+# follows core/image.h, run by hand when the format changes
+$(B)/seed-image: tests/fuzz/seed-image.c $(B)/glibc/libcore.a
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(GWARN) -o $@ $< $(B)/glibc/libcore.a
 
 fuzz:
 	$(Q)sh tests/deps.sh fuzz
@@ -181,6 +209,20 @@ bench:
 	$(Q)sh tests/deps.sh qemu
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/bench/run.sh
+
+# CRC-32 (format 1) against XXH3-64 (format 2), in each libc's build; not part of make test
+bench-hash: $(B)/bench/hash-glibc $(B)/bench/hash-klibc
+	$(Q)$(B)/bench/hash-glibc glibc
+	$(Q)$(B)/bench/hash-klibc klibc
+
+$(B)/bench/hash-glibc: tests/bench/hash.c $(B)/glibc/libcore.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(GWARN) -o $@ $< $(B)/glibc/libcore.a
+
+$(B)/bench/hash-klibc: tests/bench/hash.c $(B)/klibc/libcore.a
+	@mkdir -p $(dir $@)
+	$(call quiet,KLCC,$@)$(KLCC) $(CPPFLAGS) -I$(KLIBC_INC) -Os -g $(WARN) -static -o $@ $< \
+		$(B)/klibc/libcore.a
 
 demo:
 	$(Q)sh tests/deps.sh qemu

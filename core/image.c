@@ -23,11 +23,18 @@
 #define R_PAGE		16
 #define R_FLAGS		20
 #define R_META_BYTES	24
-#define R_META_CRC	32
-#define R_NR_EXT	36
-#define R_EXT		40
+#define R_META_HASH	32
+#define R_NR_EXT	40
+#define R_RESERVED0	44
+#define R_EXT		48
 #define R_ORIG_SIG	(R_EXT + 16 * TORPOR_ROOT_EXTENTS)
 #define R_CRC		(R_ORIG_SIG + 12)
+/*
+ * Any format's root: magic, version and root_size where they are here, root_crc in
+ * the last 4 of root_size bytes, all before the signature of a 4 KiB page.
+ */
+#define R_ANY_MIN	(R_SIZE + 8)
+#define R_ANY_MAX	(4096 - TORPOR_SIG_LEN - TORPOR_ROOT_OFFSET)
 
 #define M_MAGIC		0
 #define M_VERSION	8
@@ -49,6 +56,7 @@
 #define M_MACHINE	(M_KVERSION + TORPOR_UTS_LEN)
 
 _Static_assert(R_CRC + 4 == sizeof(struct torpor_root), "root offsets");
+_Static_assert(sizeof(struct torpor_root) <= R_ANY_MAX, "root within any format's bound");
 _Static_assert(M_MACHINE + TORPOR_UTS_LEN + 5 == sizeof(struct torpor_meta), "meta offsets");
 
 static int valid_page_size(uint32_t ps)
@@ -116,7 +124,7 @@ void image_root_encode(const struct torpor_root *root, uint8_t *page, size_t pag
 	put_le32(r + R_PAGE, root->page_size);
 	put_le32(r + R_FLAGS, root->flags);
 	put_le64(r + R_META_BYTES, root->meta_bytes);
-	put_le32(r + R_META_CRC, root->meta_crc);
+	put_le64(r + R_META_HASH, root->meta_hash);
 	put_le32(r + R_NR_EXT, root->nr_meta_extents);
 	for (i = 0; i < root->nr_meta_extents && i < TORPOR_ROOT_EXTENTS; i++) {
 		put_le64(r + R_EXT + 16 * i, root->meta_extents[i].offset);
@@ -127,6 +135,44 @@ void image_root_encode(const struct torpor_root *root, uint8_t *page, size_t pag
 	memcpy(page + page_size - TORPOR_SIG_LEN, TORPOR_SIG, TORPOR_SIG_LEN);
 }
 
+/*
+ * The root record of a page with our signature, of any format: 0 when its magic,
+ * size and CRC-32 hold, -ENOENT when the page is not ours, -EBADMSG when damaged.
+ */
+static int root_intact(const uint8_t *page, size_t page_size)
+{
+	static const uint8_t zero[4];
+	const uint8_t *r = page + TORPOR_ROOT_OFFSET;
+	uint32_t size, crc;
+
+	if (page_size < 4096 || image_classify(page, page_size) != IMAGE_SIG_TORPOR)
+		return -ENOENT;
+	/* our signature but not our magic: a damaged header, never plain swap */
+	if (memcmp(r + R_MAGIC, TORPOR_ROOT_MAGIC, 8))
+		return -EBADMSG;
+	size = get_le32(r + R_SIZE);
+	if (size < R_ANY_MIN || size > R_ANY_MAX || size % 4)
+		return -EBADMSG;
+	crc = crc32_update(0, r, size - 4);
+	if (crc32_update(crc, zero, 4) != get_le32(r + size - 4))
+		return -EBADMSG;
+	return 0;
+}
+
+/**
+ * image_root_version() - the format version of an intact root record of any format
+ * @page: the swap header page, @page_size: its size
+ *
+ * For the message after image_root_decode() said -EPROTO.
+ * Return: the version, or 0 when the page holds no intact root record.
+ */
+uint32_t image_root_version(const uint8_t *page, size_t page_size)
+{
+	if (root_intact(page, page_size) < 0)
+		return 0;
+	return get_le32(page + TORPOR_ROOT_OFFSET + R_VERSION);
+}
+
 /**
  * image_root_decode() - read and check the root record of a swap header page
  * @page: the page, @page_size: its size (the running kernel's page size)
@@ -134,37 +180,33 @@ void image_root_encode(const struct torpor_root *root, uint8_t *page, size_t pag
  *
  * Return: 0; -ENOENT when the page carries no torpor image at all (plain swap,
  * other signatures); -EBADMSG when it carries our signature but the record is
- * damaged (magic, checksum, size); -EPROTO for another format
- * version; -EMEDIUMTYPE when the image was written with another page size.
+ * damaged (magic, checksum, size); -EPROTO for an intact record of another
+ * format version (image_root_version() says which); -EMEDIUMTYPE when the image
+ * was written with another page size.
  */
 int image_root_decode(const uint8_t *page, size_t page_size, struct torpor_root *ret_root)
 {
 	const uint8_t *r = page + TORPOR_ROOT_OFFSET;
 	struct torpor_root root;
-	uint8_t copy[sizeof(struct torpor_root)];
 	uint32_t i;
+	int ret;
 
-	if (page_size < 4096 || image_classify(page, page_size) != IMAGE_SIG_TORPOR)
-		return -ENOENT;
-	/* our signature but not our magic: a damaged header, never plain swap */
-	if (memcmp(r + R_MAGIC, TORPOR_ROOT_MAGIC, 8))
-		return -EBADMSG;
-	memcpy(copy, r, sizeof(copy));
-	memset(copy + R_CRC, 0, 4);
-	if (crc32_update(0, copy, sizeof(copy)) != get_le32(r + R_CRC))
-		return -EBADMSG;
+	ret = root_intact(page, page_size);
+	if (ret < 0)
+		return ret;
 	memset(&root, 0, sizeof(root));
 	memcpy(root.magic, r + R_MAGIC, 8);
 	root.version = get_le32(r + R_VERSION);
 	root.root_size = get_le32(r + R_SIZE);
+	if (root.version != TORPOR_FORMAT_VERSION)
+		return -EPROTO;
 	root.page_size = get_le32(r + R_PAGE);
 	root.flags = get_le32(r + R_FLAGS);
 	root.meta_bytes = get_le64(r + R_META_BYTES);
-	root.meta_crc = get_le32(r + R_META_CRC);
+	root.meta_hash = get_le64(r + R_META_HASH);
 	root.nr_meta_extents = get_le32(r + R_NR_EXT);
-	if (root.version != TORPOR_FORMAT_VERSION)
-		return -EPROTO;
-	if (root.root_size != sizeof(struct torpor_root) || root.flags)
+	root.reserved0 = get_le32(r + R_RESERVED0);
+	if (root.root_size != sizeof(struct torpor_root) || root.flags || root.reserved0)
 		return -EBADMSG;
 	if (root.page_size != page_size)
 		return -EMEDIUMTYPE;
@@ -279,7 +321,7 @@ int image_meta_encode(const struct torpor_image *img, uint8_t *buf, size_t len)
 	for (i = 0; i < m->nr_blocks; i++, p += 16) {
 		put_le32(p, img->blocks[i].stored_len);
 		put_le32(p + 4, img->blocks[i].flags);
-		put_le32(p + 8, img->blocks[i].crc);
+		put_le64(p + 8, img->blocks[i].hash);
 	}
 	for (i = 0; i < m->nr_fs; i++, p += 48) {
 		put_le32(p, img->fs[i].dev);
@@ -362,7 +404,7 @@ static int check_blocks(const struct torpor_image *img)
 
 		raw = image_block_raw_bytes(m, i);
 		bound = raw + raw / 255 + 16;	/* LZ4_COMPRESSBOUND */
-		if (b->reserved || (b->flags & ~TORPOR_BLOCK_RAW) || b->stored_len == 0)
+		if ((b->flags & ~TORPOR_BLOCK_RAW) || b->stored_len == 0)
 			return -EBADMSG;
 		if (b->flags & TORPOR_BLOCK_RAW ? b->stored_len != raw : b->stored_len > bound)
 			return -EBADMSG;
@@ -378,7 +420,7 @@ static int check_blocks(const struct torpor_image *img)
 
 /**
  * image_meta_decode() - check and decode a meta blob read from disk
- * @buf: the blob, @len: its length (the root's meta_bytes; its CRC already checked)
+ * @buf: the blob, @len: its length (the root's meta_bytes; its hash already checked)
  * @dev_bytes: size of the resume device, @header_offset: byte offset of the swap header page
  * @img: filled on success (tables allocated; release with image_free()); img->root is
  *       left as the caller set it
@@ -417,8 +459,7 @@ int image_meta_decode(const uint8_t *buf, size_t len, uint64_t dev_bytes,
 	for (i = 0; i < m.nr_blocks; i++, p += 16) {
 		img->blocks[i].stored_len = get_le32(p);
 		img->blocks[i].flags = get_le32(p + 4);
-		img->blocks[i].crc = get_le32(p + 8);
-		img->blocks[i].reserved = get_le32(p + 12);
+		img->blocks[i].hash = get_le64(p + 8);
 	}
 	for (i = 0; i < m.nr_fs; i++, p += 48) {
 		img->fs[i].dev = get_le32(p);

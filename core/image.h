@@ -18,6 +18,16 @@
  *          checksum of the meta blob; the root is written last, after a flush,
  *          so a half-written image never looks valid (the commit).
  *
+ * Checksums (format 2): each block carries the XXH3-64 (core/hash.c) of its
+ * stored bytes, exactly as they are on disk before the page padding, so
+ * torpor-resume checks a block before it decodes it (lz4dec is exact: the
+ * stored bytes decide the output); the root carries the XXH3-64 of the meta
+ * blob.  The root record itself keeps a CRC-32 at its end, over root_size
+ * bytes: magic, version and root_size sit at the same offsets in every format,
+ * so any torpor can tell an intact record of another format, which it refuses
+ * by its version, from a damaged one.  Format 1 had a CRC-32 of each
+ * uncompressed block and of the meta blob, and a 1080-byte root.
+ *
  * The swap header page keeps mkswap's own fields (bootbits, the v1 header at
  * 1024 with UUID and label) untouched: torpor only writes the root record and
  * the signature, as the kernel's swsusp_header only replaces its own fields.
@@ -54,7 +64,7 @@
 #define TORPOR_ROOT_OFFSET	2048		/* after mkswap's v1 header (ends at 1540) */
 #define TORPOR_ROOT_MAGIC	"TORPORRT"
 #define TORPOR_META_MAGIC	"TORPORMT"
-#define TORPOR_FORMAT_VERSION	1
+#define TORPOR_FORMAT_VERSION	2
 #define TORPOR_ROOT_EXTENTS	64		/* meta blob extents the root can name */
 #define TORPOR_BLOCK_PAGES	64		/* 256 KiB blocks with 4 KiB pages */
 #define TORPOR_BLOCK_PAGES_MAX	1024
@@ -111,8 +121,9 @@ struct torpor_root {
 	uint32_t page_size;		/* page size of the hibernated kernel */
 	uint32_t flags;			/* 0 for now */
 	uint64_t meta_bytes;		/* length of the meta blob */
-	uint32_t meta_crc;		/* crc32 of the meta blob */
+	uint64_t meta_hash;		/* XXH3-64 of the meta blob */
 	uint32_t nr_meta_extents;	/* used entries of meta_extents */
+	uint32_t reserved0;		/* 0 */
 	struct torpor_extent meta_extents[TORPOR_ROOT_EXTENTS];
 	char orig_sig[10];		/* the swap signature we replaced */
 	uint8_t reserved[2];		/* 0 */
@@ -145,8 +156,7 @@ struct torpor_meta {
 struct torpor_block {
 	uint32_t stored_len;		/* bytes on disk, before page padding */
 	uint32_t flags;			/* enum torpor_block_flags */
-	uint32_t crc;			/* crc32 of the uncompressed block */
-	uint32_t reserved;		/* 0 */
+	uint64_t hash;			/* XXH3-64 of the stored_len bytes on disk */
 };
 
 /*
@@ -175,7 +185,7 @@ struct torpor_fsrec {
 };
 
 _Static_assert(sizeof(struct torpor_extent) == 16, "torpor_extent layout");
-_Static_assert(sizeof(struct torpor_root) == 1080, "torpor_root layout");
+_Static_assert(sizeof(struct torpor_root) == 1088, "torpor_root layout");
 _Static_assert(TORPOR_ROOT_OFFSET + sizeof(struct torpor_root) <= 4096 - TORPOR_SIG_LEN,
 	       "root record must fit before the signature");
 _Static_assert(sizeof(struct torpor_meta) == 288, "torpor_meta layout");
@@ -209,6 +219,7 @@ uint32_t image_block_pages_stored(const struct torpor_block *b, uint32_t page_si
 
 void image_root_encode(const struct torpor_root *root, uint8_t *page, size_t page_size);
 int image_root_decode(const uint8_t *page, size_t page_size, struct torpor_root *ret_root);
+uint32_t image_root_version(const uint8_t *page, size_t page_size);
 
 int image_meta_encode(const struct torpor_image *img, uint8_t *buf, size_t len);
 int image_meta_decode(const uint8_t *buf, size_t len, uint64_t dev_bytes,

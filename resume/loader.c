@@ -2,12 +2,13 @@
 /*
  * loader.c - everything torpor-resume reads from disk, checked before use
  *
- * Order of trust: the root record (magic, CRC, version, page size), then the
- * meta extents against the device, then the meta blob's CRC, then every table
- * inside it (image_meta_decode), all before the image is invalidated and
+ * Order of trust: the root record (magic, CRC-32, version, page size), then
+ * the meta extents against the device, then the meta blob's hash, then every
+ * table inside it (image_meta_decode), all before the image is invalidated and
  * before the first byte goes to /dev/snapshot.  Data blocks are verified one
- * at a time, each before any of its pages is fed: a bad block aborts the load,
- * and closing /dev/snapshot then drops everything the kernel had taken.
+ * at a time, the hash of their stored bytes before they are decoded, each
+ * before any of its pages is fed: a bad block aborts the load, and closing
+ * /dev/snapshot then drops everything the kernel had taken.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 #include <unistd.h>
 
 #include "blkio.h"
-#include "crc32.h"
+#include "hash.h"
 #include "loader.h"
 #include "lz4dec.h"
 
@@ -59,6 +60,7 @@ int loader_read_root(struct loader *l)
 	case -ENOENT:
 		return r;
 	case -EPROTO:
+		l->other_version = image_root_version(l->header_page, l->ps);
 		return FAIL(l, "format version (written by another torpor version)", r);
 	case -EMEDIUMTYPE:
 		return FAIL(l, "page size (written by a kernel with another page size)", r);
@@ -122,7 +124,7 @@ int loader_read_meta(struct loader *l)
 		r = FAIL(l, "reading the image map", r);
 		goto out;
 	}
-	if (crc32_update(0, buf, root->meta_bytes) != root->meta_crc) {
+	if (hash64(buf, root->meta_bytes) != root->meta_hash) {
 		r = FAIL(l, "image map checksum", -EBADMSG);
 		goto out;
 	}
@@ -271,7 +273,7 @@ static int window_get(struct loader *l, struct window *w, uint64_t first, uint32
 	return 0;
 }
 
-/* Get block @i's bytes from disk, check and unpack them into @raw. */
+/* Get block @i's bytes from disk, check them, then unpack them into @raw. */
 static int load_block(struct loader *l, struct window *w, uint32_t i, uint64_t logical,
 		      uint8_t *raw, size_t raw_len, const uint8_t **ret)
 {
@@ -284,16 +286,17 @@ static int load_block(struct loader *l, struct window *w, uint32_t i, uint64_t l
 	r = window_get(l, w, logical, image_block_pages_stored(b, l->ps), &stored);
 	if (r < 0)
 		return FAIL(l, "reading a data block", r);
+	/* the bytes as written: the decoder never sees a block that was damaged */
+	if (hash64(stored, b->stored_len) != b->hash)
+		return FAIL(l, "data block checksum", -EBADMSG);
 	if (b->flags & TORPOR_BLOCK_RAW) {
 		*ret = stored;
-	} else {
-		n = lz4dec_block(stored, b->stored_len, raw, raw_len);
-		if (n < 0 || (size_t)n != raw_len)
-			return FAIL(l, "data block does not decompress", -EBADMSG);
-		*ret = raw;
+		return 0;
 	}
-	if (crc32_update(0, *ret, raw_len) != b->crc)
-		return FAIL(l, "data block checksum", -EBADMSG);
+	n = lz4dec_block(stored, b->stored_len, raw, raw_len);
+	if (n < 0 || (size_t)n != raw_len)
+		return FAIL(l, "data block does not decompress", -EBADMSG);
+	*ret = raw;
 	return 0;
 }
 

@@ -21,6 +21,7 @@ struct loader {
 	uint64_t header_offset;		/* byte offset of the swap header page */
 	uint8_t *header_page;		/* that page as read */
 	int header_read;		/* header_page holds what the device has */
+	uint32_t other_version;		/* the format of an image refused for its version */
 	struct torpor_image img;	/* valid after loader_read_meta() */
 	int have_meta;
 	const char *failed;		/* which check failed, for the message */

@@ -357,8 +357,8 @@ static void dump(const struct loader *l, const char *name)
 	printf("device=%s\nheader_offset=%llu\nroot_offset=%llu\n", name,
 	       (unsigned long long)l->header_offset,
 	       (unsigned long long)(l->header_offset + TORPOR_ROOT_OFFSET));
-	printf("version=%u\npage_size=%u\nmeta_bytes=%llu\nmeta_crc=0x%08x\n", r->version,
-	       r->page_size, (unsigned long long)r->meta_bytes, r->meta_crc);
+	printf("version=%u\npage_size=%u\nmeta_bytes=%llu\nmeta_hash=0x%016llx\n", r->version,
+	       r->page_size, (unsigned long long)r->meta_bytes, (unsigned long long)r->meta_hash);
 	for (i = 0; i < r->nr_meta_extents; i++)
 		printf("meta_extent=%llu %u\n", (unsigned long long)r->meta_extents[i].offset,
 		       r->meta_extents[i].pages);
@@ -383,10 +383,10 @@ static void dump(const struct loader *l, const char *name)
 		printf("extent=%llu %u\n", (unsigned long long)l->img.extents[i].offset,
 		       l->img.extents[i].pages);
 	for (i = 0; i < m->nr_blocks; i++)
-		printf("block=%u %llu %u %s 0x%08x\n", i,
+		printf("block=%u %llu %u %s 0x%016llx\n", i,
 		       (unsigned long long)loader_block_offset(l, i), l->img.blocks[i].stored_len,
 		       l->img.blocks[i].flags & TORPOR_BLOCK_RAW ? "raw" : "lz4",
-		       l->img.blocks[i].crc);
+		       (unsigned long long)l->img.blocks[i].hash);
 }
 
 /* Discard the image after a rejection; says so, or says it could not. */
@@ -490,6 +490,15 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 			dump(&l, name);
 		if (r < 0)
 			msg_error("image on %s is invalid: %s", name, l.failed);
+		goto out;
+	}
+	if (r == -EPROTO && l.other_version) {
+		/* an intact image that this torpor cannot read: not damage, an upgrade */
+		msg_error("rejected the hibernation image on %s: written by %s torpor in format %u, "
+			  "this torpor reads format %u", name,
+			  l.other_version < TORPOR_FORMAT_VERSION ? "an older" : "a newer",
+			  l.other_version, TORPOR_FORMAT_VERSION);
+		reject(&l, name);
 		goto out;
 	}
 	if (r < 0) {

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "blkio.h"
-#include "crc32.h"
+#include "hash.h"
 #include "snapshot.h"
 #include "writer.h"
 
@@ -213,7 +213,7 @@ static int read_block(struct writer *w, size_t len)
 	return 0;
 }
 
-/* Stage 2: checksum and compress one block into the staging buffer, page padded. */
+/* Stage 2: compress one block into the staging buffer, page padded, and hash what is stored. */
 static void pack_block(struct writer *w, struct torpor_block *b, size_t len)
 {
 	uint8_t *dst = w->out + w->out_fill;
@@ -221,9 +221,7 @@ static void pack_block(struct writer *w, struct torpor_block *b, size_t len)
 	int n;
 	size_t padded;
 
-	b->crc = crc32_update(0, w->raw, len);
 	b->flags = 0;
-	b->reserved = 0;
 	n = LZ4_compress_default((const char *)w->raw, (char *)dst, (int)len, room);
 	if (n <= 0 || (size_t)n >= len) {
 		memcpy(dst, w->raw, len);
@@ -231,6 +229,7 @@ static void pack_block(struct writer *w, struct torpor_block *b, size_t len)
 		b->flags = TORPOR_BLOCK_RAW;
 	}
 	b->stored_len = (uint32_t)n;
+	b->hash = hash64(dst, (size_t)n);
 	padded = ((size_t)n + w->ps - 1) / w->ps * w->ps;
 	memset(dst + n, 0, padded - (size_t)n);
 	w->out_fill += padded;
@@ -324,7 +323,7 @@ static int write_meta(struct writer *w, struct torpor_root *root)
 	if (r < 0)
 		return r;
 	root->meta_bytes = bytes;
-	root->meta_crc = crc32_update(0, w->meta_buf, bytes);
+	root->meta_hash = hash64(w->meta_buf, bytes);
 	root->nr_meta_extents = n;
 	return 0;
 }

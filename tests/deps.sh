@@ -16,6 +16,7 @@ need_build="
 /usr/bin/make make
 /usr/bin/klcc libklibc-dev
 /usr/include/lz4.h liblz4-dev
+/usr/include/xxhash.h libxxhash-dev
 /usr/bin/file file
 "
 need_check="

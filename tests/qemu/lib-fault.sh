@@ -73,7 +73,7 @@ flip_byte() {
 # fix up its checksums (tests/qemu/imgpatch.c, built into $T on first use)
 imgpatch() {
 	if [ ! -x "$T/imgpatch" ]; then
-		gcc -O2 -Wall -Wextra -o "$T/imgpatch" "$QDIR/imgpatch.c" || return 1
+		gcc -O2 -Wall -Wextra -o "$T/imgpatch" "$QDIR/imgpatch.c" -lxxhash || return 1
 	fi
 	"$T/imgpatch" "$@"
 }

@@ -8,6 +8,7 @@
  * Found by the attacker review of issue 8: the hooks' own reading of the
  * command line (quotes, 0xA0, "--"), an ambiguous resume device, a blank in
  * resume_offset=, a btrfs on several devices, an offset past the device.
+ * And an image of an older format (issue 9): refused and discarded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,7 @@ int resume_main(int argc, char **argv);
 #undef cmdline_read
 #include "../../resume/restore.c"
 
+#include "crc32.h"
 #include "devname.h"
 #include "image.h"
 
@@ -163,7 +165,7 @@ static void put_image(const char *name, const char *uuid, unsigned int page)
 	r.version = TORPOR_FORMAT_VERSION;
 	r.page_size = 4096;
 	r.meta_bytes = sizeof(struct torpor_meta);
-	r.meta_crc = 0;
+	r.meta_hash = 0;
 	r.nr_meta_extents = 1;
 	r.meta_extents[0].offset = (uint64_t)(page + 1) * 4096;
 	r.meta_extents[0].pages = 1;
@@ -401,6 +403,60 @@ static void case_offset_wrap(void)
 }
 
 /*
+ * 7. An image of format 1 (an older torpor, before the XXH3 checksums): intact,
+ * refused for its version with one message that says so, and discarded like any
+ * other rejected image, the swap signature put back.
+ */
+static void case_format1(void)
+{
+	char *argv[] = { "torpor-resume", NULL };
+	char p[PATH_MAX], log[PATH_MAX], text[4096];
+	uint8_t h[4096], *rec = h + TORPOR_ROOT_OFFSET;
+	uint32_t v = 1, size = 1080, crc;
+	int fd, saved;
+	ssize_t n;
+
+	put_image("vdl", UA, 0);
+	snprintf(p, sizeof(p), "%s/dev/vdl", root);
+	fd = open(p, O_RDWR);
+	if (fd < 0 || pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		die(p);
+	/* format 1's root: 1080 bytes, the CRC-32 in its last 4 */
+	memcpy(rec + 8, &v, 4);
+	memcpy(rec + 12, &size, 4);
+	memset(rec + size - 4, 0, 4);
+	crc = crc32_update(0, rec, size);
+	memcpy(rec + size - 4, &crc, 4);
+	if (pwrite(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		die(p);
+	close(fd);
+	snprintf(log, sizeof(log), "%s/stderr", root);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (saved < 0 || fd < 0 || dup2(fd, 2) < 0)
+		die(log);
+	run_main("resume=/dev/vdl", 1, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	close(fd);
+	text[n > 0 ? n : 0] = 0;
+	fputs(text, stderr);
+	verdict(!strstr(text, "rejected the hibernation image on /dev/vdl: written by an older "
+			"torpor in format 1, this torpor reads format 2\n"),
+		"doubts: a format 1 image is refused for its version, and the message says so");
+	fd = open(p, O_RDONLY);
+	if (fd < 0 || pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		die(p);
+	close(fd);
+	verdict(has_image("vdl", 0) || memcmp(h + 4096 - 10, SWAP_SIG, 10) ||
+		!strstr(text, "discarded the hibernation image on /dev/vdl, continuing boot"),
+		"doubts: the format 1 image is discarded (SWAPSPACE2 back), the boot goes on");
+}
+
+/*
  * 1b. initramfs-tools: 0xA0 is a space to the kernel, not to the shell: the hook passes
  * --device='/dev/vdi<A0>noresume'; torpor-resume sees noresume in /proc/cmdline but
  * waits for a device that does not exist and leaves the image.
@@ -450,6 +506,7 @@ int main(void)
 	add_dev("vdi", 254, 128, DEV_BYTES / 512);
 	add_dev("vdj", 254, 144, DEV_BYTES / 512);
 	add_dev("vdk", 254, 160, DEV_BYTES / 512);
+	add_dev("vdl", 254, 176, DEV_BYTES / 512);
 
 	case_quoted_device();
 	case_nbsp_device();
@@ -460,5 +517,6 @@ int main(void)
 	case_btrfs_multi();
 	case_btrfs_one_device();
 	case_offset_wrap();
+	case_format1();
 	return tap_done();
 }

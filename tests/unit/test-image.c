@@ -28,7 +28,7 @@ static void make_root(struct torpor_root *r)
 	r->version = TORPOR_FORMAT_VERSION;
 	r->page_size = PS;
 	r->meta_bytes = 4000;
-	r->meta_crc = 0x12345678;
+	r->meta_hash = 0x123456789abcdef0ull;
 	r->nr_meta_extents = 2;
 	r->meta_extents[0].offset = 10 * PS;
 	r->meta_extents[0].pages = 1;
@@ -71,7 +71,7 @@ static void test_root(void)
 	tap_ok(image_classify(page, PS) == IMAGE_SIG_TORPOR, "image: encoded page carries S2SUSPEND");
 	tap_ok(!memcmp(page, orig, TORPOR_ROOT_OFFSET), "image: mkswap header (uuid, label) kept");
 	tap_ok(image_root_decode(page, PS, &d) == 0 && d.meta_bytes == r.meta_bytes &&
-	       d.meta_crc == r.meta_crc && d.nr_meta_extents == 2 &&
+	       d.meta_hash == r.meta_hash && d.nr_meta_extents == 2 &&
 	       d.meta_extents[1].offset == 20 * PS && !memcmp(d.orig_sig, SWAP_SIG, 10),
 	       "image: root record round trip");
 	ok = 1;
@@ -82,21 +82,67 @@ static void test_root(void)
 		page[TORPOR_ROOT_OFFSET + i / 8] ^= 1 << (i % 8);
 	}
 	tap_ok(ok, "image: every single flipped bit of the root record is rejected");
-	tap_ok(decode_poked(page, 8, 2, 1) == -EPROTO, "image: unknown format version rejected");
+	tap_ok(decode_poked(page, 8, 3, 1) == -EPROTO, "image: unknown format version rejected");
 	tap_ok(decode_poked(page, 16, 8192, 1) == -EMEDIUMTYPE, "image: other page size rejected");
 	tap_ok(decode_poked(page, 12, 100, 1) == -EBADMSG, "image: wrong record size rejected");
 	tap_ok(decode_poked(page, 20, 1, 1) == -EBADMSG, "image: unknown flags rejected");
-	tap_ok(decode_poked(page, 36, 0, 1) == -EBADMSG, "image: zero meta extents rejected");
-	tap_ok(decode_poked(page, 36, 65, 1) == -EBADMSG, "image: too many meta extents rejected");
+	tap_ok(decode_poked(page, 40, 0, 1) == -EBADMSG, "image: zero meta extents rejected");
+	tap_ok(decode_poked(page, 40, 65, 1) == -EBADMSG, "image: too many meta extents rejected");
+	tap_ok(decode_poked(page, 44, 1, 1) == -EBADMSG, "image: reserved root field rejected");
 	tap_ok(decode_poked(page, 24, 10, 1) == -EBADMSG, "image: tiny meta length rejected");
 	tap_ok(decode_poked(page, 28, 0x7fffffff, 1) == -EBADMSG, "image: huge meta length rejected");
-	tap_ok(decode_poked(page, 40 + 64 * 16, 0x41414141, 1) == -EBADMSG,
+	tap_ok(decode_poked(page, 48 + 64 * 16, 0x41414141, 1) == -EBADMSG,
 	       "image: garbage original signature rejected");
 	memcpy(page + TORPOR_ROOT_OFFSET, "XORPORRT", 8);
 	tap_ok(image_root_decode(page, PS, &d) == -EBADMSG,
 	       "image: S2SUSPEND with a damaged magic is a damaged header");
 	memcpy(page + PS - 10, "S1SUSPEND", 10);
 	tap_ok(image_classify(page, PS) == IMAGE_SIG_OTHER, "image: kernel's S1SUSPEND is not ours");
+}
+
+/*
+ * A root record of another format in @page: @size bytes, @version, the CRC-32 in
+ * its last 4 bytes (format 1: 1080 bytes, the meta CRC-32 at 32, extents at 40).
+ */
+static void put_other_root(uint8_t *page, uint32_t version, uint32_t size)
+{
+	uint8_t *rec = page + TORPOR_ROOT_OFFSET;
+	uint32_t crc;
+
+	make_swap_page(page);
+	memcpy(rec, TORPOR_ROOT_MAGIC, 8);
+	memcpy(rec + 8, &version, 4);
+	memcpy(rec + 12, &size, 4);
+	rec[17] = 0x10;				/* page size 4096 */
+	rec[25] = 0x10;				/* meta_bytes */
+	rec[36] = 1;				/* format 1: one meta extent */
+	rec[41] = 0x20;				/* at byte 8192 */
+	rec[48] = 1;
+	memcpy(rec + size - 16, SWAP_SIG, 10);	/* format 1's orig_sig */
+	crc = crc32_update(0, rec, size);
+	memcpy(rec + size - 4, &crc, 4);
+	memcpy(page + PS - 10, TORPOR_SIG, 10);
+}
+
+static void test_other_format(void)
+{
+	uint8_t page[PS];
+	struct torpor_root d;
+
+	put_other_root(page, 1, 1080);
+	tap_ok(image_root_decode(page, PS, &d) == -EPROTO && image_root_version(page, PS) == 1,
+	       "image: an intact format 1 root is refused for its version, and says 1");
+	page[TORPOR_ROOT_OFFSET + 100] ^= 1;
+	tap_ok(image_root_decode(page, PS, &d) == -EBADMSG && image_root_version(page, PS) == 0,
+	       "image: a damaged format 1 root is a damaged header");
+	put_other_root(page, 3, 1200);
+	tap_ok(image_root_decode(page, PS, &d) == -EPROTO && image_root_version(page, PS) == 3,
+	       "image: a larger root of a newer format is refused for its version");
+	put_other_root(page, 3, 4096 - 2048 - 8);
+	tap_ok(image_root_decode(page, PS, &d) == -EBADMSG && image_root_version(page, PS) == 0,
+	       "image: a root size running into the signature is a damaged header");
+	make_swap_page(page);
+	tap_ok(image_root_version(page, PS) == 0, "image: plain swap has no format version");
 }
 
 /* A consistent meta for @nr_blocks blocks of a @stream stream in one extent. */
@@ -125,7 +171,7 @@ static void make_image(struct torpor_image *img, uint64_t stream)
 	img->fs = calloc(1, sizeof(*img->fs));
 	for (i = 0; i < m->nr_blocks; i++) {
 		img->blocks[i].stored_len = 1000 + i % 3000;
-		img->blocks[i].crc = i * 7;
+		img->blocks[i].hash = i * 7 + (1ull << 40);
 		m->stored_bytes += 1000 + i % 3000;
 		m->data_pages += 1;
 	}
@@ -169,7 +215,7 @@ static void test_meta(void)
 	memset(&d, 0, sizeof(d));
 	r = image_meta_decode(buf, len, dev, 0, &d);
 	tap_ok(r == 0 && d.meta.nr_blocks == 11 && d.blocks[10].stored_len == 1010 &&
-	       d.blocks[3].crc == 21 && d.extents[0].offset == PS && d.fs[0].mount_count == 7 &&
+	       d.blocks[3].hash == 21 + (1ull << 40) && d.extents[0].offset == PS && d.fs[0].mount_count == 7 &&
 	       !strcmp(d.meta.release, "6.1.0-57-amd64"), "image: meta round trip");
 	tap_ok(image_block_raw_bytes(&d.meta, 10) == 3 * PS, "image: last block is short");
 	image_free(&d);
@@ -279,6 +325,7 @@ int main(void)
 	tap_ok(crc32_update(crc32_update(0, "1234", 4), "56789", 5) == 0xcbf43926,
 	       "crc32: incremental equals one-shot");
 	test_root();
+	test_other_format();
 	test_meta();
 	test_bounds();
 	return tap_done();
