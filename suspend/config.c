@@ -22,6 +22,8 @@ enum key {
 	K_POWEROFF,
 	K_IMAGE_SIZE,
 	K_PROGRESS,
+	K_COMPRESS,
+	K_THREADS,
 	K_COUNT,
 };
 
@@ -31,6 +33,8 @@ static const char *const key_names[K_COUNT] = {
 	[K_POWEROFF] = "poweroff",
 	[K_IMAGE_SIZE] = "image_size",
 	[K_PROGRESS] = "progress",
+	[K_COMPRESS] = "compress",
+	[K_THREADS] = "threads",
 };
 
 static int is_blank(char c)
@@ -46,6 +50,20 @@ int config_parse_poweroff(const char *s, enum config_poweroff *ret)
 		*ret = CONFIG_POWEROFF_REBOOT;
 	else
 		return -EINVAL;
+	return 0;
+}
+
+int config_parse_threads(const char *s, unsigned *ret)
+{
+	unsigned long long v;
+
+	if (!strcmp(s, "auto")) {
+		*ret = 0;
+		return 0;
+	}
+	if (decimal_parse(s, strlen(s), PACK_THREADS_MAX, &v) < 0 || v < 1)
+		return -EINVAL;
+	*ret = (unsigned)v;
 	return 0;
 }
 
@@ -158,6 +176,12 @@ static int set_value(struct config *c, int key, const char *s, size_t n)
 	case K_PROGRESS:
 		c->has_progress = 1;
 		return config_parse_bool(v, &c->progress);
+	case K_COMPRESS:
+		c->has_compress = 1;
+		return pack_setting_parse(v, &c->compress);
+	case K_THREADS:
+		c->has_threads = 1;
+		return config_parse_threads(v, &c->threads);
 	}
 	return -EINVAL;
 }
@@ -303,6 +327,14 @@ void config_override(struct config *base, const struct config *over)
 		base->progress = over->progress;
 		base->has_progress = 1;
 	}
+	if (over->has_compress) {
+		base->compress = over->compress;
+		base->has_compress = 1;
+	}
+	if (over->has_threads) {
+		base->threads = over->threads;
+		base->has_threads = 1;
+	}
 }
 
 static const char *bad_value_why(const char *key)
@@ -320,6 +352,10 @@ static const char *bad_value_why(const char *key)
 		return "not a size in bytes (digits, optionally followed by K, M or G)";
 	case K_PROGRESS:
 		return "not 'yes' or 'no'";
+	case K_COMPRESS:
+		return "not 'lz4', 'lz4:N' (1-65537), 'lz4hc', 'lz4hc:N' (1-12) or 'none'";
+	case K_THREADS:
+		return "not 'auto' or a number from 1 to 16";
 	}
 	return "invalid";
 }
@@ -364,8 +400,8 @@ const char *config_hint(const struct config_error *e, char *buf, size_t len)
 {
 	switch (e->kind) {
 	case CONFIG_E_UNKNOWN_KEY:
-		snprintf(buf, len, "the keys are resume, resume_offset, poweroff, image_size and "
-			 "progress (see torpor.conf(5))");
+		snprintf(buf, len, "the keys are resume, resume_offset, poweroff, image_size, "
+			 "progress, compress and threads (see torpor.conf(5))");
 		break;
 	case CONFIG_E_EMPTY_VALUE:
 		snprintf(buf, len, "give a value, or remove the line to get the default");

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "packpool.h"
+
 #define CONFIG_LINE_MAX		1024		/* bytes of one line, without its end */
 #define CONFIG_FILE_MAX		(64 * 1024)	/* bytes of the whole file */
 #define CONFIG_RESUME_MAX	256		/* resume value, with the NUL, as resume= */
@@ -36,6 +38,10 @@ struct config {
 	int has_image_size;
 	int progress;				/* 1: show the progress line */
 	int has_progress;
+	struct pack_setting compress;		/* compress = lz4[:N] | lz4hc[:N] | none */
+	int has_compress;
+	unsigned threads;			/* compression threads, 0 = one per CPU */
+	int has_threads;
 };
 
 enum config_err_kind {
@@ -105,5 +111,7 @@ const char *config_poweroff_name(enum config_poweroff p);
 int config_parse_poweroff(const char *s, enum config_poweroff *ret);
 int config_parse_bool(const char *s, int *ret);
 int config_parse_size(const char *s, uint64_t *ret);
+/* "auto" (0: one per online CPU) or 1..PACK_THREADS_MAX */
+int config_parse_threads(const char *s, unsigned *ret);
 
 #endif

@@ -405,6 +405,28 @@ static void go_down_frozen(void)
 		pause();
 }
 
+/* Compression and its threads: --threads=N, else one per online CPU; 1 = no worker. */
+static int setup_pack(const struct hib_opts *o, struct writer *w)
+{
+	struct pack_setting set = o->pack;
+	unsigned n = o->threads ? o->threads : pack_default_threads();
+	char name[32];
+	int r;
+
+	if (set.kind == PACK_LZ4 && set.level < 1)
+		set.level = 1;
+	r = writer_setup_pack(w, &set, n > 1 ? n : 0);
+	pack_setting_name(&w->pack, name, sizeof(name));
+	if (r < 0) {
+		msg_error("cannot allocate buffers for %u compression threads: %s", n,
+			  msg_errname(r));
+		msg_hint("give fewer with --threads=N (or threads = N in torpor.conf)");
+		return r;
+	}
+	msg_debug("compression %s on %u thread%s", name, n > 1 ? n : 1, n > 1 ? "s" : "");
+	return 0;
+}
+
 static int save_and_power_off(const struct hib_opts *o, struct writer *w, int snap_fd,
 			      const struct hib_target *t, const char *orig_sig)
 {
@@ -443,9 +465,14 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 	}
 	testhook_committed();
 	msg_info("image saved: %llu MiB in memory, %llu MiB written (%llu%%) in %.2f s, "
-		 "peak memory %llu KiB", MIB(stream), MIB(w->img.meta.data_pages * w->ps),
+		 "peak memory %llu KiB, %u compression thread%s", MIB(stream),
+		 MIB(w->img.meta.data_pages * w->ps),
 		 (unsigned long long)(w->img.meta.data_pages * w->ps * 100 / stream),
-		 now() - t0, peak_rss_kib());
+		 now() - t0, peak_rss_kib(), w->threads_used ? w->threads_used : 1,
+		 w->threads_used > 1 ? "s" : "");
+	if (w->lingering)
+		msg_debug("%u of our threads were still known to the kernel after the join",
+			  w->lingering);
 	msg_info("%s", o->reboot ? "rebooting" : "powering off");
 	msg_flush();
 	if (o->reboot)
@@ -639,6 +666,9 @@ int hibernate_run(const struct hib_opts *o)
 		msg_error("cannot allocate buffers: %s", msg_errname(r));
 		goto out_close;
 	}
+	r = setup_pack(o, &w);
+	if (r < 0)
+		goto out_release;
 	msg_debug("blocks of %u pages, %llu KiB of buffers and tables", w.block_pages,
 		  (unsigned long long)(writer_buffer_bytes(&w) >> 10));
 	r = writer_check_header(&w, orig_sig);

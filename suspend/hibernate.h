@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "packpool.h"
+
 struct hib_opts {
 	char resume[256];		/* resume device spec, "" if none */
 	uint64_t offset;		/* resume_offset in pages */
@@ -14,6 +16,8 @@ struct hib_opts {
 	int no_progress;		/* no "saving image: N%" lines */
 	uint64_t image_size;		/* for /sys/power/image_size (see has_image_size) */
 	int has_image_size;
+	struct pack_setting pack;	/* compression */
+	unsigned threads;		/* compression threads, 0 = one per online CPU */
 };
 
 struct hib_target;

@@ -61,6 +61,10 @@ static void usage(FILE *f)
 		"  --image-size=N       preferred image size in bytes (K, M, G suffixes), for\n"
 		"                       /sys/power/image_size during the hibernation\n"
 		"  --progress, --no-progress   show (the default) or hide the saving progress\n"
+		"  --compress=ALG       lz4 (the default), lz4:N (faster, larger; N up to\n"
+		"                       65537), lz4hc[:N] (slower, smaller; N 1-12), none\n"
+		"  --threads=N          compression threads: auto (one per CPU, the default)\n"
+		"                       or 1-16\n"
 		"  --check              only check the setup (device, swap area, kernel\n"
 		"                       support); change nothing\n"
 		"  --print-cmdline      print the resume= (and resume_offset=) kernel parameters\n"
@@ -158,6 +162,11 @@ static void to_opts(const struct config *c, struct hib_opts *o)
 	o->image_size = c->image_size;
 	o->has_image_size = c->has_image_size;
 	o->no_progress = c->has_progress && !c->progress;
+	o->pack.kind = PACK_LZ4;
+	o->pack.level = 1;
+	if (c->has_compress)
+		o->pack = c->compress;
+	o->threads = c->has_threads ? c->threads : 0;
 }
 
 /* One option into @c (settings) or @g; 0, or 2 for a usage error (reported). */
@@ -205,6 +214,22 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 		c->progress = opt == 'p';
 		c->has_progress = 1;
 		break;
+	case 'Z':
+		if (pack_setting_parse(optarg, &c->compress) < 0) {
+			msg_error("invalid --compress '%s': not lz4, lz4:N, lz4hc, lz4hc:N or none",
+				  optarg);
+			return 2;
+		}
+		c->has_compress = 1;
+		break;
+	case 'T':
+		if (config_parse_threads(optarg, &c->threads) < 0) {
+			msg_error("invalid --threads '%s': not 'auto' or a number from 1 to %d",
+				  optarg, PACK_THREADS_MAX);
+			return 2;
+		}
+		c->has_threads = 1;
+		break;
 	case 'c':
 		o->check_only = 1;
 		break;
@@ -232,6 +257,8 @@ int main(int argc, char **argv)
 		{ "image-size", required_argument, NULL, 'S' },
 		{ "progress", no_argument, NULL, 'p' },
 		{ "no-progress", no_argument, NULL, 'n' },
+		{ "compress", required_argument, NULL, 'Z' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "print-cmdline", no_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },

@@ -11,7 +11,6 @@
  * only the snapshot device and the resume block device opened beforehand.
  */
 #include <errno.h>
-#include <lz4.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,7 +20,6 @@
 #include "snapshot.h"
 #include "writer.h"
 
-#define OUT_BYTES	(8u << 20)	/* staging buffer: large sequential writes */
 
 /**
  * writer_block_pages() - pages per block on a machine with @mem_bytes of memory
@@ -56,6 +54,8 @@ uint32_t writer_block_pages(uint64_t mem_bytes, uint32_t page_size)
 int writer_init(struct writer *w, int dev_fd, uint64_t header_offset, uint32_t page_size,
 		uint64_t mem_bytes)
 {
+	struct pack_setting lz4 = { PACK_LZ4, 1 };
+
 	memset(w, 0, sizeof(*w));
 	w->snap_fd = -1;
 	w->dev_fd = dev_fd;
@@ -66,30 +66,59 @@ int writer_init(struct writer *w, int dev_fd, uint64_t header_offset, uint32_t p
 	if (!w->block_pages)
 		return -EFBIG;
 	w->raw_cap = (size_t)w->block_pages * page_size;
-	w->out_cap = OUT_BYTES;
 	w->blocks_cap = (uint32_t)(mem_bytes / w->raw_cap + 2);
 	w->ext_cap = TORPOR_EXTENTS_MAX;
 	w->meta_cap = image_meta_bytes(w->ext_cap, w->blocks_cap, TORPOR_FS_MAX);
 	w->meta_cap = (w->meta_cap + page_size - 1) / page_size * page_size;
 	w->header_page = blkio_alloc(page_size);
-	w->raw = blkio_alloc(w->raw_cap);
-	w->out = blkio_alloc(w->out_cap);
 	w->meta_buf = blkio_alloc(w->meta_cap);
+	w->meta_off = blkio_alloc(w->meta_cap / page_size * sizeof(*w->meta_off));
 	w->img.blocks = calloc(w->blocks_cap, sizeof(*w->img.blocks));
 	w->img.extents = calloc(w->ext_cap, sizeof(*w->img.extents));
 	w->img.fs = calloc(1, sizeof(*w->img.fs));
-	if (!w->header_page || !w->raw || !w->out || !w->meta_buf || !w->img.blocks ||
-	    !w->img.extents || !w->img.fs) {
+	if (!w->header_page || !w->meta_buf || !w->meta_off || !w->img.blocks ||
+	    !w->img.extents || !w->img.fs ||
+	    flusher_init(&w->fl, dev_fd, w->raw_cap > FLUSH_BUF_BYTES ? w->raw_cap : FLUSH_BUF_BYTES,
+			 page_size, 1) < 0 ||
+	    writer_setup_pack(w, &lz4, 0) < 0) {
 		writer_release(w);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
+/**
+ * writer_setup_pack() - compression setting and pack workers, before the freeze
+ * @threads: workers, 0 to pack on the writer's thread, at most PACK_THREADS_MAX
+ * writer_init() set up LZ4 with no workers; this replaces it.
+ * Return: 0; -EINVAL or -ENOMEM, and then the writer packs with LZ4 on its own
+ * thread (writer_save() says -ENOMEM if even that could not be allocated).
+ */
+int writer_setup_pack(struct writer *w, const struct pack_setting *s, unsigned threads)
+{
+	int r;
+
+	struct pack_setting lz4 = { PACK_LZ4, 1 };
+
+	pack_pool_free(&w->pool);
+	r = pack_pool_init(&w->pool, s, threads, w->raw_cap, w->ps);
+	if (r < 0) {
+		if (pack_pool_init(&w->pool, &lz4, 0, w->raw_cap, w->ps) == 0) {
+			w->pack = lz4;
+			w->threads = 0;
+		}
+		return r;
+	}
+	w->pack = *s;
+	w->threads = threads;
+	return 0;
+}
+
 /* Bytes of buffers and tables writer_init() allocated (what the write holds locked). */
 size_t writer_buffer_bytes(const struct writer *w)
 {
-	return w->ps + w->raw_cap + w->out_cap + w->meta_cap +
+	return w->ps + w->meta_cap + w->meta_cap / w->ps * sizeof(*w->meta_off) +
+	       pack_pool_bytes(&w->pool) + flusher_bytes(&w->fl) +
 	       (size_t)w->blocks_cap * sizeof(struct torpor_block) +
 	       (size_t)w->ext_cap * sizeof(struct torpor_extent) + sizeof(struct torpor_fsrec);
 }
@@ -155,33 +184,26 @@ static int add_extent(struct torpor_extent *tab, uint32_t *n, uint32_t cap, uint
 }
 
 /*
- * Put @len bytes (whole pages) of @buf into freshly allocated swap slots, in
- * one write per run of contiguous slots, and record the runs as extents.
+ * Allocate a swap slot for each of @pages pages into @off (no memory is
+ * allocated: this runs after the snapshot) and record them, in order, as
+ * extents of @tab.
  */
-static int place(struct writer *w, const uint8_t *buf, size_t len, struct torpor_extent *tab,
-		 uint32_t *n, uint32_t cap)
+static int alloc_slots(struct writer *w, uint64_t *off, size_t pages, struct torpor_extent *tab,
+		       uint32_t *n, uint32_t cap)
 {
-	size_t pages = len / w->ps, i, start = 0;
-	uint64_t *off = malloc((pages ? pages : 1) * sizeof(*off));
-	int r = 0;
+	size_t i;
+	int r;
 
-	if (!off)
-		return -ENOMEM;
-	for (i = 0; i < pages && r == 0; i++) {
+	for (i = 0; i < pages; i++) {
 		r = w->alloc_slot(w->snap_fd, &off[i]);
-		if (r == 0)
-			w->slots++;
+		if (r < 0)
+			return r;
+		w->slots++;
+		r = add_extent(tab, n, cap, off[i], 1, w->ps);
+		if (r < 0)
+			return r;
 	}
-	for (i = 1; i <= pages && r == 0; i++) {
-		if (i < pages && off[i] == off[i - 1] + w->ps)
-			continue;
-		r = blkio_pwrite(w->dev_fd, buf + start * w->ps, (i - start) * w->ps, off[start]);
-		if (r == 0)
-			r = add_extent(tab, n, cap, off[start], (uint32_t)(i - start), w->ps);
-		start = i;
-	}
-	free(off);
-	return r;
+	return 0;
 }
 
 /* fdatasync(), again when a signal interrupts it */
@@ -194,13 +216,13 @@ static int sync_dev(int fd)
 }
 
 /* Stage 1: one block of the stream, one whole page per read() (kernel rule). */
-static int read_block(struct writer *w, size_t len)
+static int read_block(struct writer *w, uint8_t *raw, size_t len)
 {
 	size_t off;
 	ssize_t n;
 
 	for (off = 0; off < len; off += w->ps) {
-		n = read(w->snap_fd, w->raw + off, w->ps);
+		n = read(w->snap_fd, raw + off, w->ps);
 		if (n < 0 && errno == EINTR) {
 			off -= w->ps;
 			continue;
@@ -213,42 +235,85 @@ static int read_block(struct writer *w, size_t len)
 	return 0;
 }
 
-/* Stage 2: compress one block into the staging buffer, page padded, and hash what is stored. */
-static void pack_block(struct writer *w, struct torpor_block *b, size_t len)
-{
-	uint8_t *dst = w->out + w->out_fill;
-	int room = (int)(w->out_cap - w->out_fill);
-	int n;
-	size_t padded;
-
-	b->flags = 0;
-	n = LZ4_compress_default((const char *)w->raw, (char *)dst, (int)len, room);
-	if (n <= 0 || (size_t)n >= len) {
-		memcpy(dst, w->raw, len);
-		n = (int)len;
-		b->flags = TORPOR_BLOCK_RAW;
-	}
-	b->stored_len = (uint32_t)n;
-	b->hash = hash64(dst, (size_t)n);
-	padded = ((size_t)n + w->ps - 1) / w->ps * w->ps;
-	memset(dst + n, 0, padded - (size_t)n);
-	w->out_fill += padded;
-}
-
-/* Stage 3: the staging buffer goes to disk. */
+/* Stage 3: the staging buffer gets its slots and goes to the flusher. */
 static int flush_out(struct writer *w)
 {
 	struct torpor_meta *m = &w->img.meta;
+	struct flush_buf *b = flusher_current(&w->fl);
+	size_t pages = b->fill / w->ps;
 	int r;
 
-	if (!w->out_fill)
+	if (!pages)
 		return 0;
-	r = place(w, w->out, w->out_fill, w->img.extents, &m->nr_extents, w->ext_cap);
+	r = alloc_slots(w, b->off, pages, w->img.extents, &m->nr_extents, w->ext_cap);
 	if (r < 0)
 		return r;
-	m->data_pages += w->out_fill / w->ps;
-	w->out_fill = 0;
+	m->data_pages += pages;
+	return flusher_submit(&w->fl);
+}
+
+/* A packed block, the oldest in flight, joins the staging buffer and the block table. */
+static int stage_block(struct writer *w, struct pack_job *j)
+{
+	struct torpor_block *b = &w->img.blocks[w->consumed / w->raw_cap];
+	struct flush_buf *fb = flusher_current(&w->fl);
+	int r;
+
+	if (w->fl.cap - fb->fill < j->padded) {
+		r = flush_out(w);
+		if (r < 0)
+			return r;
+		fb = flusher_current(&w->fl);
+	}
+	memcpy(fb->data + fb->fill, j->out, j->padded);
+	fb->fill += j->padded;
+	b->stored_len = j->stored_len;
+	b->flags = j->flags;
+	b->hash = j->hash;
+	w->img.meta.stored_bytes += j->stored_len;
+	w->consumed += j->len;
 	return 0;
+}
+
+/* Read blocks into free jobs and submit them, while there are both; *@read advances. */
+static int fill_jobs(struct writer *w, uint64_t *read_bytes, uint64_t stream_bytes)
+{
+	struct pack_job *j;
+	uint64_t bb = w->raw_cap;
+	int r;
+
+	while (*read_bytes < stream_bytes && (j = pack_pool_get(&w->pool))) {
+		if (w->poll && w->poll(*read_bytes, stream_bytes))
+			return -ECANCELED;
+		j->len = stream_bytes - *read_bytes < bb ? stream_bytes - *read_bytes : bb;
+		r = read_block(w, j->raw, j->len);
+		if (r < 0)
+			return r;
+		pack_pool_submit(&w->pool, j);
+		*read_bytes += j->len;
+	}
+	return 0;
+}
+
+/* Start the threads (after CREATE_IMAGE only); without them everything runs here. */
+static void start_threads(struct writer *w)
+{
+	(void)pack_pool_start(&w->pool);
+	(void)flusher_start(&w->fl);
+}
+
+/* Join them, and see them released by the kernel; the first write error, or 0. */
+static int stop_threads(struct writer *w)
+{
+	unsigned i;
+	int r;
+
+	for (i = 0, w->threads_used = 0; i < w->pool.nr_threads; i++)
+		w->threads_used += w->pool.workers[i].packed > 0;
+	(void)pack_pool_stop(&w->pool);
+	r = flusher_stop(&w->fl);
+	w->lingering = w->pool.lingering + (unsigned)w->fl.lingering;
+	return r;
 }
 
 /**
@@ -257,50 +322,53 @@ static int flush_out(struct writer *w)
  * @stream_bytes: from SNAPSHOT_GET_IMAGE_SIZE
  *
  * The caller fills w->img.meta's identity fields (release, mem_pages, ...)
- * beforehand.  Return: 0; -ENOSPC when the swap area is full (w->consumed and
- * meta.stored_bytes say how far it got); -E2BIG when the meta blob needs more
- * extents than the root can name; -ECANCELED when w->poll said stop; -errno.
+ * beforehand.  The pack workers and the flusher run only inside this call.
+ * Return: 0; -ENOSPC when the swap area is full (w->consumed and
+ * meta.stored_bytes say how far it got); -E2BIG when the image needs more
+ * extents than the tables hold; -ECANCELED when w->poll said stop; -errno.
  */
 int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 {
 	struct torpor_meta *m = &w->img.meta;
-	size_t bound = (size_t)LZ4_compressBound((int)w->raw_cap) + w->ps;
-	uint64_t bb = w->raw_cap, step = stream_bytes / 10 + 1, next_step = step;
-	size_t len;
-	int r;
+	uint64_t read_bytes = 0, step = stream_bytes / 10 + 1, next_step = step;
+	struct pack_job *j;
+	int r, r2;
 
 	w->snap_fd = snap_fd;
 	m->page_size = w->ps;
 	m->algorithm = TORPOR_ALG_LZ4;
 	m->block_pages = w->block_pages;
 	m->stream_bytes = stream_bytes;
-	m->nr_blocks = (uint32_t)((stream_bytes + bb - 1) / bb);
+	m->nr_blocks = (uint32_t)((stream_bytes + w->raw_cap - 1) / w->raw_cap);
 	if (m->nr_blocks > w->blocks_cap)
 		return -EFBIG;
-	while (w->consumed < stream_bytes) {
-		if (w->poll && w->poll(w->consumed, stream_bytes))
-			return -ECANCELED;
-		len = stream_bytes - w->consumed < bb ? stream_bytes - w->consumed : bb;
-		r = read_block(w, len);
+	if (!w->pool.nr_jobs)
+		return -ENOMEM;
+	start_threads(w);
+	for (;;) {
+		r = fill_jobs(w, &read_bytes, stream_bytes);
 		if (r < 0)
-			return r;
-		if (w->out_cap - w->out_fill < bound) {
-			r = flush_out(w);
-			if (r < 0)
-				return r;
-		}
-		pack_block(w, &w->img.blocks[w->consumed / bb], len);
-		m->stored_bytes += w->img.blocks[w->consumed / bb].stored_len;
-		w->consumed += len;
+			break;
+		j = pack_pool_collect(&w->pool);
+		if (!j)
+			break;
+		r = stage_block(w, j);
+		pack_pool_put(&w->pool, j);
+		if (r < 0)
+			break;
 		if (w->progress && w->consumed >= next_step) {
 			w->progress(w->consumed, stream_bytes);
 			next_step += step;
 		}
 	}
-	r = flush_out(w);
-	if (r < 0)
-		return r;
-	return 0;
+	if (r == 0 && w->consumed != stream_bytes)
+		r = -EIO;	/* cannot happen: every block read was staged */
+	if (r == 0)
+		r = flush_out(w);
+	if (r == 0)
+		r = flusher_drain(&w->fl);
+	r2 = stop_threads(w);
+	return r < 0 ? r : r2;
 }
 
 /* The meta blob goes into its own slots; the root will point at them. */
@@ -318,8 +386,11 @@ static int write_meta(struct writer *w, struct torpor_root *root)
 	if (r < 0)
 		return r;
 	memset(w->meta_buf + bytes, 0, padded - bytes);
-	/* the root names at most TORPOR_ROOT_EXTENTS runs: place() says -E2BIG past that */
-	r = place(w, w->meta_buf, padded, root->meta_extents, &n, TORPOR_ROOT_EXTENTS);
+	/* the root names at most TORPOR_ROOT_EXTENTS runs: -E2BIG past that */
+	r = alloc_slots(w, w->meta_off, padded / w->ps, root->meta_extents, &n,
+			TORPOR_ROOT_EXTENTS);
+	if (r == 0)
+		r = flusher_write_runs(w->dev_fd, w->meta_buf, w->meta_off, padded / w->ps, w->ps);
 	if (r < 0)
 		return r;
 	root->meta_bytes = bytes;
@@ -375,7 +446,7 @@ int writer_commit(struct writer *w, const char orig_sig[10])
  */
 uint64_t writer_estimate_bytes(const struct writer *w)
 {
-	uint64_t done = w->img.meta.data_pages * w->ps + w->out_fill;
+	uint64_t done = w->img.meta.data_pages * w->ps + w->fl.buf[w->fl.cur].fill;
 	uint64_t stream = w->img.meta.stream_bytes;
 
 	if (!w->consumed)
@@ -409,9 +480,13 @@ int writer_abort(struct writer *w)
 void writer_release(struct writer *w)
 {
 	blkio_free(w->header_page, w->ps);
-	blkio_free(w->raw, w->raw_cap);
-	blkio_free(w->out, w->out_cap);
 	blkio_free(w->meta_buf, w->meta_cap);
+	if (w->ps)
+		blkio_free(w->meta_off, w->meta_cap / w->ps * sizeof(*w->meta_off));
+	pack_pool_free(&w->pool);
+	if (w->fl.ps)
+		flusher_free(&w->fl);
 	image_free(&w->img);
-	w->header_page = w->raw = w->out = w->meta_buf = NULL;
+	w->header_page = w->meta_buf = NULL;
+	w->meta_off = NULL;
 }

@@ -2,12 +2,15 @@
 /*
  * writer.h - write the snapshot stream into the swap area as a torpor image
  *
- * A pipeline of three stages, each a function over one block:
- *   read   (snapshot fd → raw block, one whole page per read())
- *   pack   (raw block → CRC + LZ4 → page-padded bytes in the staging buffer)
- *   flush  (staging buffer → swap slots from ALLOC_SWAP_PAGE → large pwrite()s)
- * The pack stage keeps no state besides its output, so running it on several
- * threads later means handing blocks to workers and flushing in order.
+ * A pipeline of three stages over blocks of the stream:
+ *   read   (snapshot fd → raw block, one whole page per read()), on the writer's thread
+ *   pack   (raw block → LZ4 → hash of the stored bytes → page padded), on the
+ *          pack workers (packpool.h), one per CPU, or inline with one CPU
+ *   flush  (packed blocks, in stream order, into a staging buffer; swap slots
+ *          from ALLOC_SWAP_PAGE for each of its pages; the buffer written by
+ *          the flusher thread (flusher.h) while the next one fills)
+ * Blocks come back from the workers in the order they were read, so the data
+ * is byte for byte what one thread writes; only the slots may differ.
  */
 #ifndef SUSPEND_WRITER_H
 #define SUSPEND_WRITER_H
@@ -15,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "flusher.h"
 #include "image.h"
+#include "packpool.h"
 
 struct writer {
 	int snap_fd;			/* /dev/snapshot, O_RDONLY */
@@ -23,10 +28,12 @@ struct writer {
 	uint32_t ps;			/* page size */
 	uint64_t header_offset;		/* byte offset of the swap header page */
 	uint8_t *header_page;		/* that page as it was before we started */
-	uint8_t *raw;			/* one uncompressed block */
-	size_t raw_cap;
-	uint8_t *out;			/* staging buffer of packed blocks */
-	size_t out_cap, out_fill;
+	size_t raw_cap;			/* bytes of a whole block */
+	struct pack_setting pack;	/* compression (compress=) */
+	unsigned threads;		/* pack workers (0: pack on this thread) */
+	struct pack_pool pool;
+	struct flusher fl;
+	uint64_t *meta_off;		/* a slot for each page of the meta blob */
 	uint8_t *meta_buf;		/* the encoded meta blob */
 	size_t meta_cap;
 	struct torpor_image img;	/* meta header and tables being built */
@@ -34,6 +41,8 @@ struct writer {
 	uint32_t blocks_cap, ext_cap;
 	uint64_t consumed;		/* stream bytes read so far */
 	uint64_t slots;			/* swap slots taken */
+	unsigned threads_used;		/* pack workers that ran, after writer_save() */
+	unsigned lingering;		/* threads the kernel had not released in time */
 	int header_written;		/* the header page was (maybe) overwritten */
 	void (*progress)(uint64_t done, uint64_t total);
 	/* once per block, before it is read: nonzero stops the write (-ECANCELED) */
@@ -49,6 +58,7 @@ struct writer {
 uint32_t writer_block_pages(uint64_t mem_bytes, uint32_t page_size);
 int writer_init(struct writer *w, int dev_fd, uint64_t header_offset, uint32_t page_size,
 		uint64_t mem_bytes);
+int writer_setup_pack(struct writer *w, const struct pack_setting *s, unsigned threads);
 size_t writer_buffer_bytes(const struct writer *w);
 uint64_t writer_estimate_bytes(const struct writer *w);
 int writer_check_header(struct writer *w, char ret_orig_sig[10]);

@@ -51,6 +51,20 @@ static void test_writer_memory(void)
 		if (r == 0)
 			writer_release(&w);
 	}
+	/* the most compression threads, the largest blocks: still under the 64 MiB */
+	for (i = 0; i < sizeof(gib) / sizeof(gib[0]); i++) {
+		struct pack_setting hc = { PACK_LZ4HC, 12 };
+
+		r = writer_init(&w, -1, 0, PS, gib[i] * GIB + (64u << 20));
+		if (r == 0)
+			r = writer_setup_pack(&w, &hc, PACK_THREADS_MAX);
+		bytes = r == 0 ? writer_buffer_bytes(&w) : 0;
+		tap_ok(r == 0 && bytes <= (56u << 20) && w.pool.nr_jobs >= 2,
+		       "bounds: %llu GiB machine, %d LZ4HC threads: %llu MiB of buffers and "
+		       "tables, %u jobs", gib[i], PACK_THREADS_MAX, MIB_OF(bytes),
+		       r == 0 ? w.pool.nr_jobs : 0);
+		writer_release(&w);
+	}
 	tap_ok(writer_init(&w, -1, 0, PS, 2048 * GIB) == -EFBIG,
 	       "bounds: writer_init refuses a 2 TiB machine with -EFBIG");
 }
@@ -66,7 +80,7 @@ static void test_estimate(void)
 	       "bounds: estimate before any block is the stream size");
 	w.consumed = 25u << 20;
 	w.img.meta.data_pages = (10u << 20) / PS;
-	w.out_fill = 2u << 20;
+	w.fl.buf[0].fill = 2u << 20;
 	tap_ok(writer_estimate_bytes(&w) == 48u << 20,
 	       "bounds: 12 MiB written for a quarter of the stream estimates 48 MiB (%llu)",
 	       MIB_OF(writer_estimate_bytes(&w)));

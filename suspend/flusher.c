@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* flusher.c - the writes of the image, on a thread of their own (see flusher.h) */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkio.h"
+#include "flusher.h"
+#include "taskwait.h"
+
+#define STACK_BYTES	(64u << 10)
+
+/**
+ * flusher_write_runs() - write @pages pages of @buf to the device offsets @off,
+ * one pwrite() per run of contiguous offsets
+ * Return: 0 or -errno.
+ */
+int flusher_write_runs(int fd, const uint8_t *buf, const uint64_t *off, size_t pages,
+		       uint32_t page_size)
+{
+	size_t i, start = 0;
+	int r;
+
+	for (i = 1; i <= pages; i++) {
+		if (i < pages && off[i] == off[i - 1] + page_size)
+			continue;
+		r = blkio_pwrite(fd, buf + start * page_size, (i - start) * page_size, off[start]);
+		if (r < 0)
+			return r;
+		start = i;
+	}
+	return 0;
+}
+
+/**
+ * flusher_init() - allocate both buffers and their offset tables, before the freeze
+ * @cap: bytes of each buffer, whole pages; @threaded: write on a thread of our own
+ * Return: 0 or -ENOMEM.
+ */
+int flusher_init(struct flusher *f, int dev_fd, size_t cap, uint32_t page_size, int threaded)
+{
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	f->dev_fd = dev_fd;
+	f->ps = page_size;
+	f->cap = cap;
+	f->threaded = threaded;
+	f->stack_bytes = STACK_BYTES;
+	for (i = 0; i < 2; i++) {
+		f->buf[i].data = blkio_alloc(cap);
+		f->buf[i].off = blkio_alloc(cap / page_size * sizeof(uint64_t));
+		if (!f->buf[i].data || !f->buf[i].off)
+			goto nomem;
+	}
+	if (threaded) {
+		f->stack = blkio_alloc(f->stack_bytes);
+		if (!f->stack)
+			goto nomem;
+		memset(f->stack, 0, f->stack_bytes);
+	}
+	if (pthread_mutex_init(&f->lock, NULL) || pthread_cond_init(&f->cv, NULL))
+		goto nomem;
+	return 0;
+nomem:
+	flusher_free(f);
+	return -ENOMEM;
+}
+
+/* Bytes flusher_init() allocated. */
+size_t flusher_bytes(const struct flusher *f)
+{
+	return 2 * (f->cap + f->cap / f->ps * sizeof(uint64_t)) + (f->stack ? f->stack_bytes : 0);
+}
+
+static void *flusher_main(void *arg)
+{
+	struct flusher *f = arg;
+	struct flush_buf *b;
+	int r;
+
+	pthread_mutex_lock(&f->lock);
+	f->tid = task_self();
+	for (;;) {
+		while (!f->buf[f->wnext].busy && !f->stop)
+			pthread_cond_wait(&f->cv, &f->lock);
+		b = &f->buf[f->wnext];
+		if (!b->busy)
+			break;
+		r = f->err;
+		pthread_mutex_unlock(&f->lock);
+		/* after a failed write the image is lost anyway: the rest is not written */
+		if (r == 0)
+			r = flusher_write_runs(f->dev_fd, b->data, b->off, b->fill / f->ps, f->ps);
+		pthread_mutex_lock(&f->lock);
+		if (r < 0 && !f->err)
+			f->err = r;
+		b->busy = 0;
+		b->fill = 0;
+		f->wnext ^= 1;
+		pthread_cond_broadcast(&f->cv);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return NULL;
+}
+
+/**
+ * flusher_start() - start the thread, only after CREATE_IMAGE (see packpool.h)
+ * With every signal blocked; when it cannot start, flusher_submit() writes itself.
+ * Return: 0, or -errno from pthread_create() (the writes then happen inline).
+ */
+int flusher_start(struct flusher *f)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int r;
+
+	if (!f->threaded || f->started)
+		return 0;
+	if (pthread_attr_init(&attr))
+		return -ENOMEM;
+	r = pthread_attr_setstack(&attr, f->stack, f->stack_bytes);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (!r)
+		r = pthread_create(&f->thread, &attr, flusher_main, f);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (r) {
+		f->threaded = 0;
+		return -r;
+	}
+	f->started = 1;
+	return 0;
+}
+
+/* The buffer to fill: its data, fill and off. */
+struct flush_buf *flusher_current(struct flusher *f)
+{
+	return &f->buf[f->cur];
+}
+
+/**
+ * flusher_submit() - the current buffer, with an offset for each staged page,
+ * goes to disk; the other one becomes current once it is written
+ * Return: 0, or the first write error so far (-errno).
+ */
+int flusher_submit(struct flusher *f)
+{
+	struct flush_buf *b = &f->buf[f->cur];
+	int r;
+
+	if (!b->fill)
+		return 0;
+	if (!f->started) {
+		r = flusher_write_runs(f->dev_fd, b->data, b->off, b->fill / f->ps, f->ps);
+		b->fill = 0;
+		return r;
+	}
+	pthread_mutex_lock(&f->lock);
+	b->busy = 1;
+	f->cur ^= 1;
+	pthread_cond_broadcast(&f->cv);
+	while (f->buf[f->cur].busy)
+		pthread_cond_wait(&f->cv, &f->lock);
+	r = f->err;
+	pthread_mutex_unlock(&f->lock);
+	return r;
+}
+
+/* Wait until nothing handed over is still unwritten; 0 or the first write error. */
+int flusher_drain(struct flusher *f)
+{
+	int r;
+
+	if (!f->started)
+		return 0;
+	pthread_mutex_lock(&f->lock);
+	while (f->buf[0].busy || f->buf[1].busy)
+		pthread_cond_wait(&f->cv, &f->lock);
+	r = f->err;
+	pthread_mutex_unlock(&f->lock);
+	return r;
+}
+
+/**
+ * flusher_stop() - the thread writes what it was handed, then ends; joined,
+ * and waited for until the kernel released it (f->lingering says it did not)
+ * Return: 0, or the first write error (-errno).
+ */
+int flusher_stop(struct flusher *f)
+{
+	int r;
+
+	if (!f->started)
+		return 0;
+	pthread_mutex_lock(&f->lock);
+	f->stop = 1;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->lock);
+	pthread_join(f->thread, NULL);
+	if (task_wait_released(f->tid, 1000) < 0)
+		f->lingering = 1;
+	f->started = 0;
+	f->stop = 0;
+	r = f->err;
+	return r;
+}
+
+/* Free what flusher_init() allocated; the thread must be stopped. */
+void flusher_free(struct flusher *f)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		blkio_free(f->buf[i].data, f->cap);
+		blkio_free(f->buf[i].off, f->cap / f->ps * sizeof(uint64_t));
+		f->buf[i].data = NULL;
+		f->buf[i].off = NULL;
+	}
+	blkio_free(f->stack, f->stack_bytes);
+	f->stack = NULL;
+}

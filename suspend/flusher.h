@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * flusher.h - the writes of the image, on a thread of their own
+ *
+ * Two staging buffers: the writer fills one with packed blocks while a thread
+ * writes the other into the swap slots the writer allocated for it, one
+ * pwrite() per run of contiguous slots.  The writer allocates the slots and
+ * records the extents itself (SNAPSHOT_ALLOC_SWAP_PAGE stays on its thread);
+ * the thread only writes.  Buffers go to disk in the order they were handed
+ * over.  Without the thread (or when it cannot start) flusher_submit() writes
+ * at once.  The thread starts after CREATE_IMAGE and is joined before the
+ * writer returns, as the pack workers are (see packpool.h).
+ */
+#ifndef SUSPEND_FLUSHER_H
+#define SUSPEND_FLUSHER_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define FLUSH_BUF_BYTES	(4u << 20)	/* each staging buffer, at least one block */
+
+struct flush_buf {
+	uint8_t *data;
+	size_t fill;			/* bytes staged, whole pages */
+	uint64_t *off;			/* device offset of each staged page */
+	int busy;			/* handed to the thread, not yet written */
+};
+
+struct flusher {
+	int dev_fd;
+	uint32_t ps;
+	size_t cap;			/* bytes of each buffer */
+	struct flush_buf buf[2];
+	unsigned cur;			/* the buffer being filled */
+	unsigned wnext;			/* the buffer the thread writes next */
+	int threaded;			/* asked for a thread */
+	int started;			/* the thread runs */
+	int stop;
+	int err;			/* the first write error */
+	int lingering;			/* the thread was not released after the join */
+	pid_t tid;
+	size_t stack_bytes;
+	uint8_t *stack;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+};
+
+int flusher_init(struct flusher *f, int dev_fd, size_t cap, uint32_t page_size, int threaded);
+size_t flusher_bytes(const struct flusher *f);
+int flusher_start(struct flusher *f);
+struct flush_buf *flusher_current(struct flusher *f);
+int flusher_submit(struct flusher *f);
+int flusher_drain(struct flusher *f);
+int flusher_stop(struct flusher *f);
+void flusher_free(struct flusher *f);
+int flusher_write_runs(int fd, const uint8_t *buf, const uint64_t *off, size_t pages,
+		       uint32_t page_size);
+
+#endif

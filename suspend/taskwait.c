@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* taskwait.c - see a joined thread gone from the kernel (see taskwait.h) */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "taskwait.h"
+
+/* The calling thread's kernel id. */
+pid_t task_self(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/**
+ * task_wait_released() - wait up to @ms milliseconds until thread @tid of this
+ * process is gone from /proc/self/task
+ * Return: 0 when gone, or when /proc is not mounted (nothing to look at);
+ * -ETIMEDOUT when it is still there.
+ */
+int task_wait_released(pid_t tid, int ms)
+{
+	struct timespec tick = { 0, 1000000 };
+	char path[64];
+	int i;
+
+	if (tid <= 0 || access("/proc/self/task", F_OK) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	for (i = 0; i < ms; i++) {
+		if (access(path, F_OK) < 0 && errno == ENOENT)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	return -ETIMEDOUT;
+}

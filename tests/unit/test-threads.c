@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-threads.c - the writer with pack workers and the flusher thread
+ *
+ * The same stream written with 1, 2, 4 and 16 threads (and with every
+ * compression setting) must give the same data, byte for byte, in extent
+ * order, the same block table, and feed back the identical stream through the
+ * loader.  Failures in the middle (swap area full, a write error, a stop
+ * request) must come back as errors with every thread of ours gone.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blkio.h"
+#include "config.h"
+#include "loader.h"
+#include "packpool.h"
+#include "tap.h"
+#include "writer.h"
+
+#define PS 4096
+#define SWAP_PAGES 12288	/* 48 MiB swap file */
+#define STREAM_PAGES (64 * 37 + 5)	/* 37 full blocks and a short one */
+
+static char dir[] = "/tmp/torpor-threads-XXXXXX";
+static char swap_path[256], stream_path[256];
+static uint8_t *stream, *sink;
+static size_t stream_len, sink_len;
+static uint64_t slot_next, slot_limit;
+
+/* slots in a scattered order: runs of three, then a gap */
+static int fake_alloc(int fd, uint64_t *ret)
+{
+	uint64_t k;
+
+	(void)fd;
+	if (slot_next >= slot_limit)
+		return -ENOSPC;
+	k = slot_next++;
+	*ret = (k + k / 3 + 1) * PS;
+	return 0;
+}
+
+static ssize_t sink_write(int fd, const void *buf, size_t len)
+{
+	(void)fd;
+	if (sink_len >= stream_len)
+		return 0;
+	memcpy(sink + sink_len, buf, len);
+	sink_len += len;
+	return (ssize_t)len;
+}
+
+/* A page mix: zero pages, text-like, repeated binary records, random. */
+static void make_stream(void)
+{
+	uint32_t x = 2463534242u;
+	size_t p, i;
+
+	stream_len = (size_t)STREAM_PAGES * PS;
+	stream = malloc(stream_len);
+	sink = malloc(stream_len);
+	for (p = 0; p < STREAM_PAGES; p++) {
+		uint8_t *pg = stream + p * PS;
+
+		for (i = 0; i < PS; i++) {
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			switch (p % 5) {
+			case 0:
+				pg[i] = 0;
+				break;
+			case 1:
+				pg[i] = "the quick brown fox jumps over the lazy dog "[(i + x % 3) % 44];
+				break;
+			case 2:
+			case 3:
+				pg[i] = (uint8_t)(i % 64 < 8 ? x : i * 7);
+				break;
+			default:
+				pg[i] = (uint8_t)x;
+			}
+		}
+	}
+}
+
+static int mkswap_file(void)
+{
+	char cmd[512];
+	int fd;
+
+	fd = open(swap_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)SWAP_PAGES * PS) < 0)
+		return -1;
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "mkswap %s >/dev/null 2>&1", swap_path);
+	return system(cmd);
+}
+
+/* Threads of this process. */
+static int nr_tasks(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static uint64_t polls, stop_at;
+
+static int test_poll(uint64_t done, uint64_t total)
+{
+	(void)done;
+	(void)total;
+	return ++polls == stop_at;
+}
+
+struct result {
+	int r;
+	unsigned threads_used;
+	uint64_t data_pages, stored;
+	unsigned max_tasks;
+};
+
+static unsigned max_tasks;
+
+static void count_tasks(uint64_t done, uint64_t total)
+{
+	int n = nr_tasks();
+
+	(void)done;
+	(void)total;
+	if (n > (int)max_tasks)
+		max_tasks = (unsigned)n;
+}
+
+/* Write the stream with @threads workers and @set; @dev_flags opens the swap file. */
+static struct result write_image(const struct pack_setting *set, unsigned threads, int dev_flags)
+{
+	struct result res = { 0 };
+	struct writer w;
+	char orig[10] = SWAP_SIG;
+	int dev, snap;
+
+	dev = open(swap_path, dev_flags);
+	snap = open(stream_path, O_RDONLY);
+	res.r = writer_init(&w, dev, 0, PS, stream_len * 2);
+	if (res.r == 0)
+		res.r = writer_setup_pack(&w, set, threads);
+	w.alloc_slot = fake_alloc;
+	w.poll = test_poll;
+	w.progress = count_tasks;
+	polls = 0;
+	max_tasks = 0;
+	slot_next = 0;
+	if (res.r == 0)
+		res.r = writer_save(&w, snap, stream_len);
+	res.threads_used = w.threads_used;
+	res.max_tasks = max_tasks;
+	if (res.r == 0)
+		res.r = writer_commit(&w, orig);
+	if (res.r < 0)
+		writer_abort(&w);
+	res.data_pages = w.img.meta.data_pages;
+	res.stored = w.img.meta.stored_bytes;
+	writer_release(&w);
+	close(snap);
+	close(dev);
+	return res;
+}
+
+/* The image's data in extent order, and its block table; loader-checked. */
+static int read_data(uint8_t **ret_data, size_t *ret_len, struct torpor_block **ret_blocks,
+		     uint32_t *ret_nr)
+{
+	struct loader l;
+	uint8_t *data;
+	size_t len = 0;
+	uint32_t i;
+	int dev, r;
+
+	dev = open(swap_path, O_RDONLY);
+	r = loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
+	if (r == 0)
+		r = loader_read_root(&l);
+	if (r == 0)
+		r = loader_read_meta(&l);
+	if (r < 0) {
+		loader_release(&l);
+		close(dev);
+		return r;
+	}
+	data = malloc(l.img.meta.data_pages * PS);
+	for (i = 0; i < l.img.meta.nr_extents && r == 0; i++) {
+		r = blkio_pread(dev, data + len, (size_t)l.img.extents[i].pages * PS,
+				l.img.extents[i].offset);
+		len += (size_t)l.img.extents[i].pages * PS;
+	}
+	*ret_blocks = malloc(l.img.meta.nr_blocks * sizeof(**ret_blocks));
+	memcpy(*ret_blocks, l.img.blocks, l.img.meta.nr_blocks * sizeof(**ret_blocks));
+	*ret_nr = l.img.meta.nr_blocks;
+	*ret_data = data;
+	*ret_len = len;
+	loader_release(&l);
+	close(dev);
+	return r;
+}
+
+/* The loader feeds back exactly the stream. */
+static int round_trip(void)
+{
+	struct loader l;
+	int dev, r;
+
+	sink_len = 0;
+	dev = open(swap_path, O_RDONLY);
+	r = loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
+	if (r == 0)
+		r = loader_read_root(&l);
+	if (r == 0)
+		r = loader_read_meta(&l);
+	l.write_page = sink_write;
+	if (r == 0)
+		r = loader_feed(&l, -1);
+	if (r == 0 && (sink_len != stream_len || memcmp(sink, stream, stream_len)))
+		r = -EIO;
+	loader_release(&l);
+	close(dev);
+	return r;
+}
+
+static void test_identical(void)
+{
+	static const unsigned counts[] = { 0, 2, 4, 16 };
+	struct pack_setting lz4 = { PACK_LZ4, 1 };
+	uint8_t *ref = NULL, *data;
+	struct torpor_block *ref_b = NULL, *b;
+	size_t ref_len = 0, len;
+	uint32_t ref_nr = 0, nr;
+	struct result res;
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		mkswap_file();
+		slot_limit = SWAP_PAGES - 1000;
+		res = write_image(&lz4, counts[i], O_RDWR);
+		r = res.r == 0 ? read_data(&data, &len, &b, &nr) : res.r;
+		if (i == 0) {
+			ref = data, ref_len = len, ref_b = b, ref_nr = nr;
+			tap_ok(r == 0 && res.threads_used == 0 && round_trip() == 0,
+			       "threads: inline packing writes and round trips (%d)", r);
+			continue;
+		}
+		tap_ok(r == 0 && len == ref_len && !memcmp(data, ref, len) && nr == ref_nr &&
+		       !memcmp(b, ref_b, nr * sizeof(*b)),
+		       "threads: %u workers write the same data and block table as one (%d, %zu "
+		       "vs %zu bytes)", counts[i], r, len, ref_len);
+		tap_ok(res.threads_used >= 1 && res.threads_used <= counts[i] &&
+		       res.max_tasks >= 2 && res.max_tasks <= counts[i] + 2,
+		       "threads: %u workers: %u packed, at most %u tasks seen while writing",
+		       counts[i], res.threads_used, res.max_tasks);
+		tap_ok(round_trip() == 0, "threads: %u workers: the loader feeds the identical "
+		       "stream", counts[i]);
+		tap_ok(nr_tasks() == 1, "threads: %u workers: none left after the write",
+		       counts[i]);
+		free(data);
+		free(b);
+	}
+	free(ref);
+	free(ref_b);
+}
+
+static void test_settings(void)
+{
+	static const char *const names[] = { "lz4:8", "lz4hc:3", "lz4hc", "none" };
+	struct pack_setting set;
+	struct result res, base;
+	size_t i;
+
+	mkswap_file();
+	slot_limit = SWAP_PAGES - 1000;
+	set.kind = PACK_LZ4, set.level = 1;
+	base = write_image(&set, 2, O_RDWR);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		tap_ok(pack_setting_parse(names[i], &set) == 0, "threads: '%s' parses", names[i]);
+		mkswap_file();
+		res = write_image(&set, 2, O_RDWR);
+		tap_ok(res.r == 0 && round_trip() == 0,
+		       "threads: compress=%s round trips (%llu stored bytes, lz4: %llu)",
+		       names[i], (unsigned long long)res.stored, (unsigned long long)base.stored);
+		if (set.kind == PACK_NONE)
+			tap_ok(res.stored == stream_len, "threads: none stores every byte as it is");
+		if (set.kind == PACK_LZ4HC && set.level == 9)
+			tap_ok(res.stored < base.stored, "threads: lz4hc is smaller than lz4");
+	}
+}
+
+static void test_parse(void)
+{
+	static const char *const bad[] = { "", "lz4:", "lz4:0", "lz4:65538", "lz4hc:13",
+					   "lz4hc:x", "none:1", "zstd", "LZ4", "lz4:1x", "lz4:-1",
+					   "lz4: 3" };
+	struct pack_setting set = { PACK_NONE, 77 };
+	unsigned t = 99;
+	char name[32];
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok &= pack_setting_parse(bad[i], &set) == -EINVAL;
+	tap_ok(ok && set.kind == PACK_NONE && set.level == 77,
+	       "threads: bad compress values refused, nothing written");
+	tap_ok(pack_setting_parse("lz4:65537", &set) == 0 && set.level == 65537 &&
+	       pack_setting_parse("lz4hc:12", &set) == 0 && set.kind == PACK_LZ4HC &&
+	       set.level == 12, "threads: the largest levels parse");
+	pack_setting_parse("lz4", &set);
+	pack_setting_name(&set, name, sizeof(name));
+	tap_ok(!strcmp(name, "lz4:1"), "threads: lz4 is lz4:1 (%s)", name);
+	tap_ok(config_parse_threads("auto", &t) == 0 && t == 0 &&
+	       config_parse_threads("16", &t) == 0 && t == 16 &&
+	       config_parse_threads("17", &t) < 0 && config_parse_threads("0", &t) < 0 &&
+	       config_parse_threads("", &t) < 0 && t == 16,
+	       "threads: threads takes auto or 1..16");
+	tap_ok(pack_pool_init(&(struct pack_pool){ 0 }, &set, 17, 1 << 18, PS) == -EINVAL,
+	       "threads: more than 16 workers refused");
+}
+
+static void test_failures(void)
+{
+	struct pack_setting lz4 = { PACK_LZ4, 1 };
+	uint8_t page[PS];
+	struct result res;
+	int fd;
+
+	mkswap_file();
+	slot_limit = 200;
+	res = write_image(&lz4, 4, O_RDWR);
+	tap_ok(res.r == -ENOSPC && nr_tasks() == 1,
+	       "threads: a full swap area is -ENOSPC, no thread left (%d)", res.r);
+	slot_limit = SWAP_PAGES - 1000;
+	/* a device that takes no write: the flusher thread's error comes back */
+	res = write_image(&lz4, 4, O_RDONLY);
+	tap_ok(res.r == -EBADF && nr_tasks() == 1,
+	       "threads: a write error on the flusher thread comes back (%d)", res.r);
+	stop_at = 7;
+	res = write_image(&lz4, 4, O_RDWR);
+	stop_at = 0;
+	tap_ok(res.r == -ECANCELED && polls == 7 && nr_tasks() == 1,
+	       "threads: a stop request ends the write at once, no thread left (%d)", res.r);
+	fd = open(swap_path, O_RDONLY);
+	(void)blkio_pread(fd, page, PS, 0);
+	close(fd);
+	tap_ok(!memcmp(page + PS - 10, SWAP_SIG, 10) && round_trip() == -ENOENT,
+	       "threads: after the failures the area is plain swap");
+}
+
+int main(void)
+{
+	int fd;
+
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(swap_path, sizeof(swap_path), "%s/swap", dir);
+	snprintf(stream_path, sizeof(stream_path), "%s/stream", dir);
+	make_stream();
+	fd = open(stream_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	(void)blkio_pwrite(fd, stream, stream_len, 0);
+	close(fd);
+
+	test_parse();
+	test_identical();
+	test_settings();
+	test_failures();
+	snprintf((char *)sink, stream_len, "rm -rf %s", dir);
+	(void)!system((char *)sink);
+	return tap_done();
+}
