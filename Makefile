@@ -15,7 +15,7 @@
 #   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)
 #
 # Targets: all (default), check, check-klibc, check-man, check-qemu, test (= check +
-# check-qemu), demo, bench, bench-hash, fuzz, deb (the Debian package, with lintian),
+# check-qemu), demo, bench, bench-hash, bench-host, fuzz, deb (the Debian package, with lintian),
 # install, install-<host>, install-all, uninstall-*, clean.
 
 CC ?= gcc
@@ -69,7 +69,7 @@ TEST_SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/test/%.o)
 .SECONDARY:
 .SUFFIXES:
 .PHONY: all check check-build check-klibc check-hooks check-man check-qemu check-fuzz test demo bench \
-	bench-hash fuzz clean deb deps-build deps-check \
+	bench-hash bench-host fuzz clean deb deps-build deps-check \
 	install install-conf install-initramfs-tools install-dracut install-mkinitcpio install-all \
 	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-all
 
@@ -214,6 +214,21 @@ bench:
 bench-hash: $(B)/bench/hash-glibc $(B)/bench/hash-klibc
 	$(Q)$(B)/bench/hash-glibc glibc
 	$(Q)$(B)/bench/hash-klibc klibc
+
+# torpor's writer (1..N threads) and loader natively, against a plain copy and the
+# lz4 tool; not part of make test.  BENCH_HOST_MIB (default 2048), BENCH_HOST_THREADS
+# (default: online CPUs), REPEAT (default 3), BENCH_DIR (default a directory in /var/tmp)
+BENCH_HOST_MIB ?= 2048
+bench-host: $(B)/bench/pipeline
+	$(Q)sh tests/deps.sh bench
+	$(Q)d=$${BENCH_DIR:-$$(mktemp -d /var/tmp/torpor-bench.XXXXXX)} && \
+		$(B)/bench/pipeline "$$d" $(BENCH_HOST_MIB) $${BENCH_HOST_THREADS:-$$(nproc)} \
+			$${REPEAT:-3}; r=$$?; [ -n "$${BENCH_DIR:-}" ] || rm -rf "$$d"; exit $$r
+
+$(B)/bench/pipeline: tests/bench/pipeline.c $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Iresume -Isuspend $(CFLAGS) $(GWARN) -o $@ $< \
+		$(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4
 
 $(B)/bench/hash-glibc: tests/bench/hash.c $(B)/glibc/libcore.a
 	@mkdir -p $(dir $@)

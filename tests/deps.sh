@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Install what building and testing torpor needs from Debian's archive, when it
-# is missing.  Usage: tests/deps.sh build|check|fuzz|qemu|hooks|deb|all
+# is missing.  Usage: tests/deps.sh build|check|fuzz|qemu|hooks|deb|bench|all
 #   build: torpor itself;  check: make check (no clang: the fuzzers' packages are
 #   in fuzz, for make fuzz);  qemu: make demo, make bench;  hooks: make check-qemu
-#   (the generators too);  deb: make deb (debhelper, lintian);  all: make test
+#   (the generators too);  deb: make deb (debhelper, lintian);  bench: make
+#   bench-host (the lz4 tool);  all: make test
 #   (not deb).
 # Each need is a "probe package" pair: the probe is a file that exists once the
 # package is installed.  Does nothing when everything is there; otherwise prints
@@ -45,6 +46,10 @@ need_qemu="
 /usr/bin/dpkg-deb dpkg
 /usr/bin/timeout coreutils
 "
+need_bench="
+/usr/bin/lz4 lz4
+/sbin/mkswap util-linux
+"
 need_hooks="
 /usr/bin/dracut dracut-core
 /usr/sbin/mkinitramfs initramfs-tools-core
@@ -66,8 +71,9 @@ fuzz) list="$need_build $need_fuzz" ;;
 qemu) list="$need_build $need_qemu" ;;
 hooks) list="$need_build $need_qemu $need_hooks" ;;
 deb) list="$need_build $need_deb" ;;
+bench) list="$need_build $need_bench" ;;
 all) list="$need_build $need_check $need_fuzz $need_qemu $need_hooks" ;;
-*) echo "usage: $0 build|check|fuzz|qemu|hooks|deb|all" >&2; exit 2 ;;
+*) echo "usage: $0 build|check|fuzz|qemu|hooks|deb|bench|all" >&2; exit 2 ;;
 esac
 
 missing=
