@@ -217,13 +217,14 @@ bench-hash: $(B)/bench/hash-glibc $(B)/bench/hash-klibc
 
 # torpor's writer (1..N threads) and loader natively, against a plain copy and the
 # lz4 tool; not part of make test.  BENCH_HOST_MIB (default 2048), BENCH_HOST_THREADS
-# (default: online CPUs), REPEAT (default 3), BENCH_DIR (default a directory in /var/tmp)
+# (default: online CPUs), REPEAT (default 3), BENCH_DIR (default a directory in /var/tmp),
+# BENCH_COMPRESS (the settings compared at the most threads)
 BENCH_HOST_MIB ?= 2048
 bench-host: $(B)/bench/pipeline
 	$(Q)sh tests/deps.sh bench
 	$(Q)d=$${BENCH_DIR:-$$(mktemp -d /var/tmp/torpor-bench.XXXXXX)} && \
 		$(B)/bench/pipeline "$$d" $(BENCH_HOST_MIB) $${BENCH_HOST_THREADS:-$$(nproc)} \
-			$${REPEAT:-3}; r=$$?; [ -n "$${BENCH_DIR:-}" ] || rm -rf "$$d"; exit $$r
+			$${REPEAT:-3} $${BENCH_COMPRESS:-lz4:1,lz4:2,lz4:4,lz4:8,lz4hc:1}; r=$$?; [ -n "$${BENCH_DIR:-}" ] || rm -rf "$$d"; exit $$r
 
 $(B)/bench/pipeline: tests/bench/pipeline.c $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
 	@mkdir -p $(dir $@)

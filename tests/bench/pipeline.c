@@ -13,7 +13,11 @@
  * on the same file.  Each is run REPEAT times; medians are printed, in MB/s
  * of stream (uncompressed) bytes.
  *
- * Usage: pipeline DIR [MIB [MAX_THREADS [REPEAT]]]   (DIR gets ~2.2x MIB of files)
+ * Then, with MAX_THREADS, each compression setting of the comma-separated list
+ * COMPRESS (default lz4:1,lz4:2,lz4:4,lz4:8,lz4hc:1): MB/s and image size, the
+ * measurement the default setting is chosen by.
+ *
+ * Usage: pipeline DIR [MIB [MAX_THREADS [REPEAT [COMPRESS]]]]   (DIR gets ~2.2x MIB)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -128,9 +132,8 @@ static int mkswap_image(void)
 }
 
 /* Write the image with @threads workers (0: inline); seconds, or -1. */
-static double run_writer(unsigned threads, uint64_t *ret_stored)
+static double run_writer(const struct pack_setting *set, unsigned threads, uint64_t *ret_stored)
 {
-	struct pack_setting lz4 = { PACK_LZ4, 1 };
 	struct writer w;
 	char orig[10];
 	double t0, t;
@@ -142,7 +145,7 @@ static double run_writer(unsigned threads, uint64_t *ret_stored)
 	snap = open(stream_path, O_RDONLY);
 	r = writer_init(&w, dev, 0, PS, stream_len + (64u << 20));
 	if (r == 0)
-		r = writer_setup_pack(&w, &lz4, threads);
+		r = writer_setup_pack(&w, set, threads);
 	if (r == 0)
 		r = writer_check_header(&w, orig);
 	w.alloc_slot = seq_alloc;
@@ -257,13 +260,17 @@ int main(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned max = argc > 3 ? (unsigned)atoi(argv[3]) : (unsigned)(ncpu > 1 ? ncpu : 1);
 	int repeat = argc > 4 ? atoi(argv[4]) : 3, i, bad = 0;
+	const char *list = argc > 5 ? argv[5] : "lz4:1,lz4:2,lz4:4,lz4:8,lz4hc:1";
+	struct pack_setting lz4 = { PACK_LZ4, 1 }, set;
 	double t[RUNS_MAX], copy, lz4c, lz4d, load, w;
-	char cmd[1200];
+	char cmd[1200], name[64];
 	unsigned th;
+	size_t n;
 
 	if (argc < 2 || mib < 16 || max < 1 || max > PACK_THREADS_MAX || repeat < 1 ||
 	    repeat > RUNS_MAX) {
-		fprintf(stderr, "usage: pipeline DIR [MIB>=16 [MAX_THREADS 1-16 [REPEAT 1-9]]]\n");
+		fprintf(stderr, "usage: pipeline DIR [MIB>=16 [MAX_THREADS 1-16 [REPEAT 1-9 "
+			"[COMPRESS,...]]]]\n");
 		return 2;
 	}
 	snprintf(stream_path, sizeof(stream_path), "%s/stream", argv[1]);
@@ -301,7 +308,7 @@ int main(int argc, char **argv)
 	bad |= lz4c == 0 || lz4d == 0;
 	for (th = 1; th <= max; th++) {
 		for (i = 0; i < repeat; i++)
-			t[i] = run_writer(th > 1 ? th : 0, &stored);
+			t[i] = run_writer(&lz4, th > 1 ? th : 0, &stored);
 		w = median_mbs(t, repeat);
 		for (i = 0; i < repeat; i++)
 			t[i] = run_loader();
@@ -311,6 +318,23 @@ int main(int argc, char **argv)
 		       copy > 0 ? w / copy : 0, 100.0 * (double)stored / (double)stream_len, load,
 		       copy > 0 ? load / copy : 0);
 		bad |= w == 0 || load == 0;
+	}
+	while (*list) {
+		n = strcspn(list, ",");
+		snprintf(name, sizeof(name), "%.*s", (int)n, list);
+		list += n + (list[n] == ',');
+		if (pack_setting_parse(name, &set) < 0) {
+			fprintf(stderr, "pipeline: bad compression setting '%s'\n", name);
+			bad = 1;
+			continue;
+		}
+		for (i = 0; i < repeat; i++)
+			t[i] = run_writer(&set, max > 1 ? max : 0, &stored);
+		w = median_mbs(t, repeat);
+		printf("compress=%-10s %2u thread%s %10.0f MB/s  %.2fx copy   image %.1f%%\n", name,
+		       max, max > 1 ? "s" : " ", w, copy > 0 ? w / copy : 0,
+		       100.0 * (double)stored / (double)stream_len);
+		bad |= w == 0;
 	}
 	unlink(stream_path);
 	unlink(image_path);
