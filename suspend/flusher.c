@@ -78,6 +78,7 @@ static void *flusher_main(void *arg)
 {
 	struct flusher *f = arg;
 	struct flush_buf *b;
+	uint64_t t0;
 	int r;
 
 	pthread_mutex_lock(&f->lock);
@@ -91,8 +92,10 @@ static void *flusher_main(void *arg)
 		r = f->err;
 		pthread_mutex_unlock(&f->lock);
 		/* after a failed write the image is lost anyway: the rest is not written */
+		t0 = task_clock_ns();
 		if (r == 0)
 			r = flusher_write_runs(f->dev_fd, b->data, b->off, b->fill / f->ps, f->ps);
+		f->write_ns += task_clock_ns() - t0;
 		pthread_mutex_lock(&f->lock);
 		if (r < 0 && !f->err)
 			f->err = r;
@@ -153,8 +156,12 @@ int flusher_submit(struct flusher *f)
 
 	if (!b->fill)
 		return 0;
+	uint64_t t0;
+
 	if (!f->started) {
+		t0 = task_clock_ns();
 		r = flusher_write_runs(f->dev_fd, b->data, b->off, b->fill / f->ps, f->ps);
+		f->write_ns += task_clock_ns() - t0;
 		b->fill = 0;
 		return r;
 	}

@@ -40,6 +40,7 @@ struct flusher {
 	int stop;
 	int err;			/* the first write error */
 	int lingering;			/* the thread was not released after the join */
+	uint64_t write_ns;		/* time spent in the writes */
 	pid_t tid;
 	size_t stack_bytes;
 	uint8_t *stack;

@@ -39,6 +39,7 @@
 #include "writer.h"
 
 #define MIB(x) ((unsigned long long)((x) >> 20))
+#define NS_MS(x) ((unsigned long long)((x) / 1000000))
 
 static double now(void)
 {
@@ -470,6 +471,11 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		 (unsigned long long)(w->img.meta.data_pages * w->ps * 100 / stream),
 		 now() - t0, peak_rss_kib(), w->threads_used ? w->threads_used : 1,
 		 w->threads_used > 1 ? "s" : "");
+	msg_debug("where the time went: reading the snapshot %llu ms, slots %llu ms, waiting for "
+		  "compression %llu ms, staging %llu ms, waiting for writes %llu ms; compressing "
+		  "%llu ms (all threads), writing %llu ms", NS_MS(w->t_read), NS_MS(w->t_alloc),
+		  NS_MS(w->t_wait_pack), NS_MS(w->t_copy), NS_MS(w->t_wait_write),
+		  NS_MS(w->t_pack), NS_MS(w->t_write));
 	if (w->lingering)
 		msg_debug("%u of our threads were still known to the kernel after the join",
 			  w->lingering);

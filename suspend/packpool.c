@@ -204,6 +204,7 @@ static void *worker_main(void *arg)
 	struct pack_worker *me = arg;
 	struct pack_pool *p = me->pool;
 	struct pack_job *j;
+	uint64_t t0;
 
 	pthread_mutex_lock(&p->lock);
 	me->tid = task_self();
@@ -215,7 +216,9 @@ static void *worker_main(void *arg)
 		j = &p->jobs[p->next_take++ % p->nr_jobs];
 		j->state = JOB_PACKING;
 		pthread_mutex_unlock(&p->lock);
+		t0 = task_clock_ns();
 		pack_one(&p->set, me->state, j, p->block_bytes, p->ps);
+		me->busy_ns += task_clock_ns() - t0;
 		pthread_mutex_lock(&p->lock);
 		j->state = JOB_PACKED;
 		me->packed++;
@@ -279,8 +282,12 @@ struct pack_job *pack_pool_get(struct pack_pool *p)
 /* Hand over a job whose raw and len are set; without workers it is packed now. */
 void pack_pool_submit(struct pack_pool *p, struct pack_job *j)
 {
+	uint64_t t0;
+
 	if (!p->nr_threads) {
+		t0 = task_clock_ns();
 		pack_one(&p->set, p->workers[0].state, j, p->block_bytes, p->ps);
+		p->workers[0].busy_ns += task_clock_ns() - t0;
 		j->state = JOB_PACKED;
 		p->workers[0].packed++;
 		p->next_submit++;

@@ -59,6 +59,7 @@ struct pack_worker {
 	pthread_t thread;
 	pid_t tid;			/* the kernel's id, to see it gone */
 	uint64_t packed;		/* blocks this worker packed */
+	uint64_t busy_ns;		/* time spent packing them */
 	void *state;			/* its compressor state */
 	uint8_t *stack;			/* its stack, allocated before the freeze */
 };

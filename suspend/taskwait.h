@@ -12,9 +12,11 @@
 #ifndef SUSPEND_TASKWAIT_H
 #define SUSPEND_TASKWAIT_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 pid_t task_self(void);
+uint64_t task_clock_ns(void);
 int task_wait_released(pid_t tid, int ms);
 
 #endif

@@ -18,6 +18,7 @@
 #include "blkio.h"
 #include "hash.h"
 #include "snapshot.h"
+#include "taskwait.h"
 #include "writer.h"
 
 
@@ -243,13 +244,19 @@ static int flush_out(struct writer *w)
 	size_t pages = b->fill / w->ps;
 	int r;
 
+	uint64_t t0 = task_clock_ns(), t1;
+
 	if (!pages)
 		return 0;
 	r = alloc_slots(w, b->off, pages, w->img.extents, &m->nr_extents, w->ext_cap);
+	t1 = task_clock_ns();
+	w->t_alloc += t1 - t0;
 	if (r < 0)
 		return r;
 	m->data_pages += pages;
-	return flusher_submit(&w->fl);
+	r = flusher_submit(&w->fl);
+	w->t_wait_write += task_clock_ns() - t1;
+	return r;
 }
 
 /* A packed block, the oldest in flight, joins the staging buffer and the block table. */
@@ -257,6 +264,7 @@ static int stage_block(struct writer *w, struct pack_job *j)
 {
 	struct torpor_block *b = &w->img.blocks[w->consumed / w->raw_cap];
 	struct flush_buf *fb = flusher_current(&w->fl);
+	uint64_t t0;
 	int r;
 
 	if (w->fl.cap - fb->fill < j->padded) {
@@ -265,7 +273,9 @@ static int stage_block(struct writer *w, struct pack_job *j)
 			return r;
 		fb = flusher_current(&w->fl);
 	}
+	t0 = task_clock_ns();
 	memcpy(fb->data + fb->fill, j->out, j->padded);
+	w->t_copy += task_clock_ns() - t0;
 	fb->fill += j->padded;
 	b->stored_len = j->stored_len;
 	b->flags = j->flags;
@@ -279,14 +289,16 @@ static int stage_block(struct writer *w, struct pack_job *j)
 static int fill_jobs(struct writer *w, uint64_t *read_bytes, uint64_t stream_bytes)
 {
 	struct pack_job *j;
-	uint64_t bb = w->raw_cap;
+	uint64_t bb = w->raw_cap, t0;
 	int r;
 
 	while (*read_bytes < stream_bytes && (j = pack_pool_get(&w->pool))) {
 		if (w->poll && w->poll(*read_bytes, stream_bytes))
 			return -ECANCELED;
 		j->len = stream_bytes - *read_bytes < bb ? stream_bytes - *read_bytes : bb;
+		t0 = task_clock_ns();
 		r = read_block(w, j->raw, j->len);
+		w->t_read += task_clock_ns() - t0;
 		if (r < 0)
 			return r;
 		pack_pool_submit(&w->pool, j);
@@ -310,8 +322,11 @@ static int stop_threads(struct writer *w)
 
 	for (i = 0, w->threads_used = 0; i < w->pool.nr_threads; i++)
 		w->threads_used += w->pool.workers[i].packed > 0;
+	for (i = 0, w->t_pack = 0; i < w->pool.nr_workers; i++)
+		w->t_pack += w->pool.workers[i].busy_ns;
 	(void)pack_pool_stop(&w->pool);
 	r = flusher_stop(&w->fl);
+	w->t_write = w->fl.write_ns;
 	w->lingering = w->pool.lingering + (unsigned)w->fl.lingering;
 	return r;
 }
@@ -330,7 +345,7 @@ static int stop_threads(struct writer *w)
 int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 {
 	struct torpor_meta *m = &w->img.meta;
-	uint64_t read_bytes = 0, step = stream_bytes / 10 + 1, next_step = step;
+	uint64_t read_bytes = 0, step = stream_bytes / 10 + 1, next_step = step, t0;
 	struct pack_job *j;
 	int r, r2;
 
@@ -349,7 +364,9 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 		r = fill_jobs(w, &read_bytes, stream_bytes);
 		if (r < 0)
 			break;
+		t0 = task_clock_ns();
 		j = pack_pool_collect(&w->pool);
+		w->t_wait_pack += task_clock_ns() - t0;
 		if (!j)
 			break;
 		r = stage_block(w, j);
@@ -365,8 +382,10 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 		r = -EIO;	/* cannot happen: every block read was staged */
 	if (r == 0)
 		r = flush_out(w);
+	t0 = task_clock_ns();
 	if (r == 0)
 		r = flusher_drain(&w->fl);
+	w->t_wait_write += task_clock_ns() - t0;
 	r2 = stop_threads(w);
 	return r < 0 ? r : r2;
 }

@@ -43,6 +43,10 @@ struct writer {
 	uint64_t slots;			/* swap slots taken */
 	unsigned threads_used;		/* pack workers that ran, after writer_save() */
 	unsigned lingering;		/* threads the kernel had not released in time */
+	/* where the time went, in ns, for -v: on the writer's thread ... */
+	uint64_t t_read, t_alloc, t_wait_pack, t_copy, t_wait_write;
+	/* ... and summed over the pack workers, on the flusher thread */
+	uint64_t t_pack, t_write;
 	int header_written;		/* the header page was (maybe) overwritten */
 	void (*progress)(uint64_t done, uint64_t total);
 	/* once per block, before it is read: nonzero stops the write (-ECANCELED) */
