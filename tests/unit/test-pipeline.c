@@ -437,7 +437,8 @@ static void run_large(void)
 		stored = 0;
 	loader_release(&l);
 	close(dev);
-	T(r == 0 && stored > (8u << 20), "large image written, %llu KiB stored (more than the ring)",
+	T(r == 0 && stored > (8u << 20),
+	  "large image written, %llu KiB stored (more than the ring)",
 	  (unsigned long long)stored >> 10);
 	data_cut = stored / 2 / PS * PS;
 
