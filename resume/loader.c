@@ -267,12 +267,14 @@ static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *
 /*
  * Memory while feeding: the decoded tables (at most 5.3 MiB, image.h), one raw
  * block (at most TORPOR_BLOCK_BYTES_MAX) and the read buffers: the read-ahead
- * ring (READAHEAD_RING_BYTES: 3 slots of 2 MiB, with blocks up to 1 MiB) or the
- * synchronous window (at most 4 MiB, or one stored 4 MiB block with its LZ4
- * bound).  Under 12 MiB with the read-ahead, under 14 MiB without, with the
- * largest image the format allows.  Blocks larger than 2 MiB (machines beyond
- * 512 GiB) would need two slots of more than 4 MiB, so they are read
- * synchronously.  The meta blob's read buffer (at most TORPOR_META_MAX) is
+ * ring (READAHEAD_RING_BYTES: 3 slots of 2 MiB with blocks up to 1 MiB, 2 slots
+ * of one stored block with 2 MiB blocks) or the synchronous window (at most
+ * 4 MiB, or one stored 4 MiB block with its LZ4 bound).  Under 13 MiB with the
+ * read-ahead (6 + 1 + 5.3), under 14 MiB without, with the largest image the
+ * format allows.  4 MiB blocks (machines beyond 512 GiB) would need two slots
+ * of more than 4 MiB, so they are read synchronously.  The reader process
+ * shares the ring and, copy-on-write, everything else: its own pages are a
+ * few of stack.  The meta blob's read buffer (at most TORPOR_META_MAX) is
  * freed before this.
  */
 #define WINDOW_BYTES (4u << 20)
