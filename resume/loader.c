@@ -19,6 +19,7 @@
 #include "hash.h"
 #include "loader.h"
 #include "lz4dec.h"
+#include "readahead.h"
 
 #define FAIL(l, what, err) ((l)->failed = (what), (err))
 
@@ -35,6 +36,7 @@ int loader_init(struct loader *l, int dev_fd, uint64_t dev_bytes, uint64_t heade
 	l->dev_bytes = dev_bytes;
 	l->header_offset = header_offset;
 	l->write_page = write;
+	l->fork_reader = fork;
 	if (header_offset > dev_bytes || dev_bytes - header_offset < page_size)
 		return FAIL(l, "resume_offset lies beyond the end of the device", -ENOSPC);
 	l->header_page = blkio_alloc(page_size);
@@ -228,19 +230,71 @@ static int drain(struct loader *l, int snap_fd, uint8_t *zero)
 	return 0;
 }
 
+/* Every ten per cent of the stream, once. */
+static void progress(struct loader *l, uint64_t *next_step)
+{
+	uint64_t total = l->img.meta.stream_bytes;
+
+	if (l->progress && l->fed_bytes >= *next_step) {
+		l->progress(l->fed_bytes, total);
+		*next_step += total / 10 + 1;
+	}
+}
+
 /*
- * A window of the data area: blocks are read in large sequential requests
- * (WINDOW_BYTES, or one stored block when that is larger), not one request
- * per block, and sliced from the window.
- *
- * Memory: the window (at most 4 MiB, or one stored 4 MiB block with its LZ4
- * bound), one raw block (at most TORPOR_BLOCK_BYTES_MAX) and the decoded tables
- * (at most 5.3 MiB, image.h) are all torpor-resume holds while feeding: under
- * 14 MiB with the largest image the format allows.  The meta blob's read buffer
- * (at most TORPOR_META_MAX) is freed before this.
+ * Check block @i's stored bytes, unpack them into @raw, hand its pages to the
+ * kernel.  @stored is untrusted (the device's bytes, or the reader's copy).
+ */
+static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *stored,
+		      uint8_t *raw)
+{
+	const struct torpor_block *b = &l->img.blocks[i];
+	size_t raw_len = (size_t)image_block_raw_bytes(&l->img.meta, i);
+	ssize_t n;
+
+	l->failed_block = i;
+	/* the bytes as written: the decoder never sees a block that was damaged */
+	if (hash64(stored, b->stored_len) != b->hash)
+		return FAIL(l, "data block checksum", -EBADMSG);
+	if (b->flags & TORPOR_BLOCK_RAW)
+		return feed_pages(l, snap_fd, stored, raw_len);
+	n = lz4dec_block(stored, b->stored_len, raw, raw_len);
+	if (n < 0 || (size_t)n != raw_len)
+		return FAIL(l, "data block does not decompress", -EBADMSG);
+	return feed_pages(l, snap_fd, raw, raw_len);
+}
+
+/*
+ * Memory while feeding: the decoded tables (at most 5.3 MiB, image.h), one raw
+ * block (at most TORPOR_BLOCK_BYTES_MAX) and the read buffers: the read-ahead
+ * ring (READAHEAD_RING_BYTES: 3 slots of 2 MiB with blocks up to 1 MiB, 2 slots
+ * of one stored block with 2 MiB blocks) or the synchronous window (at most
+ * 4 MiB, or one stored 4 MiB block with its LZ4 bound).  Under 13 MiB with the
+ * read-ahead (6 + 1 + 5.3), under 14 MiB without, with the largest image the
+ * format allows.  4 MiB blocks (machines beyond 512 GiB) would need two slots
+ * of more than 4 MiB, so they are read synchronously.  The reader process
+ * shares the ring and, copy-on-write, everything else: its own pages are a
+ * few of stack.  The meta blob's read buffer (at most TORPOR_META_MAX) is
+ * freed before this.
  */
 #define WINDOW_BYTES (4u << 20)
+#define READAHEAD_SLOT_BYTES (2u << 20)
+#define READAHEAD_RING_BYTES (6u << 20)
 
+/* Bytes one stored block may need on disk: its LZ4 bound, whole pages. */
+static size_t stored_cap(const struct loader *l)
+{
+	size_t bb = (size_t)l->img.meta.block_pages * l->ps;
+
+	return (bb + bb / 255 + 16 + l->ps - 1) / l->ps * l->ps;
+}
+
+/*
+ * The synchronous path: a window of the data area, read in large sequential
+ * requests (WINDOW_BYTES, or one stored block when that is larger), not one
+ * request per block, and sliced from the window.  Used when the reader cannot
+ * be started (no fork, no shared mapping) or the blocks are too large for it.
+ */
 struct window {
 	uint8_t *buf;
 	size_t cap;			/* bytes */
@@ -273,73 +327,177 @@ static int window_get(struct loader *l, struct window *w, uint64_t first, uint32
 	return 0;
 }
 
-/* Get block @i's bytes from disk, check them, then unpack them into @raw. */
-static int load_block(struct loader *l, struct window *w, uint32_t i, uint64_t logical,
-		      uint8_t *raw, size_t raw_len, const uint8_t **ret)
+static int feed_sync(struct loader *l, int snap_fd, uint8_t *raw)
 {
-	const struct torpor_block *b = &l->img.blocks[i];
+	const struct torpor_meta *m = &l->img.meta;
+	size_t cap = stored_cap(l);
+	struct window w = { NULL, cap > WINDOW_BYTES ? cap : WINDOW_BYTES, 0, 0 };
+	uint64_t logical = 0, next_step = m->stream_bytes / 10 + 1;
 	uint8_t *stored;
-	ssize_t n;
+	uint32_t i, pages;
+	int r = 0;
+
+	w.buf = blkio_alloc(w.cap);
+	if (!w.buf)
+		return FAIL(l, "memory for reading blocks", -ENOMEM);
+	for (i = 0; i < m->nr_blocks; i++) {
+		pages = image_block_pages_stored(&l->img.blocks[i], l->ps);
+		l->failed_block = i;
+		r = window_get(l, &w, logical, pages, &stored);
+		if (r < 0) {
+			r = FAIL(l, "reading a data block", r);
+			break;
+		}
+		r = feed_block(l, snap_fd, i, stored, raw);
+		if (r < 0)
+			break;
+		logical += pages;
+		progress(l, &next_step);
+	}
+	blkio_free(w.buf, w.cap);
+	return r;
+}
+
+/*
+ * The read-ahead path.  A piece is a run of whole blocks, consecutive on the
+ * logical data area, as many as fit one slot (at least one); the reader and
+ * the parent cut the same pieces from the same block table.
+ */
+static uint32_t piece_end(const struct loader *l, uint32_t first, size_t cap,
+			  uint64_t *ret_pages)
+{
+	uint64_t pages = 0, p;
+	uint32_t i;
+
+	for (i = first; i < l->img.meta.nr_blocks; i++) {
+		p = image_block_pages_stored(&l->img.blocks[i], l->ps);
+		if (i > first && (pages + p) * l->ps > cap)
+			break;
+		pages += p;
+	}
+	*ret_pages = pages;
+	return i;
+}
+
+struct piece_reader {
+	const struct loader *l;
+	uint32_t next;			/* first block of the next piece */
+	uint64_t logical;		/* its first logical page */
+};
+
+/* In the reader process: read the next piece into @buf (a readahead_fill_fn). */
+static ssize_t read_piece(void *ctx, uint8_t *buf, size_t cap)
+{
+	struct piece_reader *pr = ctx;
+	const struct loader *l = pr->l;
+	uint64_t pages;
+	uint32_t end;
 	int r;
 
-	l->failed_block = i;
-	r = window_get(l, w, logical, image_block_pages_stored(b, l->ps), &stored);
-	if (r < 0)
-		return FAIL(l, "reading a data block", r);
-	/* the bytes as written: the decoder never sees a block that was damaged */
-	if (hash64(stored, b->stored_len) != b->hash)
-		return FAIL(l, "data block checksum", -EBADMSG);
-	if (b->flags & TORPOR_BLOCK_RAW) {
-		*ret = stored;
+	if (pr->next >= l->img.meta.nr_blocks)
 		return 0;
+	end = piece_end(l, pr->next, cap, &pages);
+	if (pages * l->ps > cap)
+		return -EIO;
+	r = read_extents(l->dev_fd, l->img.extents, l->img.meta.nr_extents, l->ps, pr->logical,
+			 pages, buf);
+	if (r < 0)
+		return r;
+	pr->next = end;
+	pr->logical += pages;
+	return (ssize_t)(pages * l->ps);
+}
+
+static int feed_readahead(struct loader *l, struct readahead *ra, int snap_fd, uint8_t *raw)
+{
+	uint64_t pages, next_step = l->img.meta.stream_bytes / 10 + 1;
+	const uint8_t *buf;
+	size_t len, off;
+	uint32_t i = 0, end;
+	int r;
+
+	while (i < l->img.meta.nr_blocks) {
+		end = piece_end(l, i, ra->slot_bytes, &pages);
+		l->failed_block = i;
+		r = readahead_next(ra, &buf, &len);
+		if (r == -ECHILD) {
+			/* not the image's fault: no block to name */
+			l->failed_block = 0;
+			return FAIL(l, "the read-ahead process ended before the last block", -EIO);
+		}
+		if (r == 0 && len != pages * l->ps)
+			r = -EIO;
+		if (r < 0)
+			return FAIL(l, "reading a data block", r);
+		for (off = 0; i < end; i++) {
+			r = feed_block(l, snap_fd, i, buf + off, raw);
+			if (r < 0)
+				return r;
+			off += (size_t)image_block_pages_stored(&l->img.blocks[i], l->ps) * l->ps;
+			progress(l, &next_step);
+		}
 	}
-	n = lz4dec_block(stored, b->stored_len, raw, raw_len);
-	if (n < 0 || (size_t)n != raw_len)
-		return FAIL(l, "data block does not decompress", -EBADMSG);
-	*ret = raw;
 	return 0;
+}
+
+/*
+ * Start the reader when the blocks fit the ring.  Returns 0 (running), or
+ * -errno: read synchronously then.
+ */
+static int start_reader(struct loader *l, struct readahead *ra, struct piece_reader *pr)
+{
+	size_t slot = stored_cap(l);
+	uint32_t n;
+
+	if (slot < READAHEAD_SLOT_BYTES)
+		slot = READAHEAD_SLOT_BYTES;
+	n = (uint32_t)(READAHEAD_RING_BYTES / slot);
+	if (n < 2)
+		return -EFBIG;
+	pr->l = l;
+	pr->next = 0;
+	pr->logical = 0;
+	ra->do_fork = l->fork_reader;
+	return readahead_start(ra, n, slot, l->dev_fd, read_piece, pr);
 }
 
 /**
  * loader_feed() - verify every block and write the stream to /dev/snapshot
  * @snap_fd: /dev/snapshot opened O_WRONLY
+ *
+ * Reads through the read-ahead process when it can be started, else in this
+ * process; either way the reader is killed and reaped before this returns.
  * Return: 0 when the kernel took the whole image; -errno with l->failed set.
  */
 int loader_feed(struct loader *l, int snap_fd)
 {
-	const struct torpor_meta *m = &l->img.meta;
-	size_t bb = (size_t)m->block_pages * l->ps;
-	size_t stored_cap = (bb + bb / 255 + 16 + l->ps - 1) / l->ps * l->ps;
-	uint64_t logical = 0, step = m->stream_bytes / 10 + 1, next_step = step;
-	struct window w = { NULL, stored_cap > WINDOW_BYTES ? stored_cap : WINDOW_BYTES, 0, 0 };
+	size_t bb = (size_t)l->img.meta.block_pages * l->ps;
+	struct readahead ra = { 0 };
+	struct piece_reader pr;
 	uint8_t *raw;
-	const uint8_t *data;
-	uint32_t i;
-	int r = 0;
+	int r;
 
-	w.buf = blkio_alloc(w.cap);
+	l->readahead_slots = 0;
+	ra.filled_fd = ra.free_fd = -1;
+	/*
+	 * Fork first, then allocate: mlockall(MCL_FUTURE) has faulted in every new
+	 * mapping, and a page the parent writes after the fork would be copied.
+	 */
+	if (start_reader(l, &ra, &pr) == 0) {
+		l->readahead_slots = ra.nr_slots;
+		l->reader_pid = ra.pid;
+	}
 	raw = blkio_alloc(bb);
-	if (!w.buf || !raw) {
+	if (!raw)
 		r = FAIL(l, "memory for reading blocks", -ENOMEM);
-		goto out;
-	}
-	for (i = 0; i < m->nr_blocks; i++) {
-		size_t raw_len = (size_t)image_block_raw_bytes(m, i);
-
-		r = load_block(l, &w, i, logical, raw, raw_len, &data);
-		if (r == 0)
-			r = feed_pages(l, snap_fd, data, raw_len);
-		if (r < 0)
-			goto out;
-		logical += image_block_pages_stored(&l->img.blocks[i], l->ps);
-		if (l->progress && l->fed_bytes >= next_step) {
-			l->progress(l->fed_bytes, m->stream_bytes);
-			next_step += step;
-		}
-	}
-	r = drain(l, snap_fd, raw);
-out:
-	blkio_free(w.buf, w.cap);
+	else if (l->readahead_slots)
+		r = feed_readahead(l, &ra, snap_fd, raw);
+	else
+		r = feed_sync(l, snap_fd, raw);
+	readahead_stop(&ra);
+	l->reader_pid = 0;
+	if (r == 0)
+		r = drain(l, snap_fd, raw);
 	blkio_free(raw, bb);
 	return r;
 }

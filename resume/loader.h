@@ -29,6 +29,9 @@ struct loader {
 	uint64_t fed_bytes;		/* stream bytes handed to the kernel */
 	void (*progress)(uint64_t done, uint64_t total);
 	ssize_t (*write_page)(int fd, const void *buf, size_t len);	/* tests replace it */
+	pid_t (*fork_reader)(void);	/* fork(); tests make it fail */
+	uint32_t readahead_slots;	/* ring slots of the last feed, 0: read synchronously */
+	pid_t reader_pid;		/* the read-ahead process while loader_feed() runs */
 };
 
 int loader_init(struct loader *l, int dev_fd, uint64_t dev_bytes, uint64_t header_offset,

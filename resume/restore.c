@@ -428,6 +428,10 @@ static int load_and_restore(struct loader *l, const char *name)
 				  name, l->failed, msg_errname(r));
 		goto out;
 	}
+	if (l->readahead_slots)
+		msg_debug("read ahead through %u slots", l->readahead_slots);
+	else
+		msg_debug("read synchronously (no read-ahead process)");
 	msg_info("image loaded in %lld ms, peak memory %llu KiB, restoring", now_ms() - t0,
 		 peak_rss_kib());
 	msg_flush();

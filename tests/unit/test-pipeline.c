@@ -6,12 +6,19 @@
  * /dev/snapshot's read side, a fake allocator hands out swap slots (in order,
  * or scattered), and a sink collects what the loader would write to the
  * kernel.  Then the same image is damaged in every part and must be refused.
+ * The loader's checks run twice: with the read-ahead process, and with fork()
+ * failing, which is the synchronous fallback.  Then a larger image (more than
+ * the read-ahead ring holds) is cut short, and its reader killed, mid-load:
+ * each must fail by name with no process left behind.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "blkio.h"
@@ -20,7 +27,7 @@
 #include "writer.h"
 
 #define PS 4096
-#define SWAP_PAGES 4096		/* 16 MiB swap file */
+#define SWAP_PAGES 16384		/* 64 MiB swap file (sparse) */
 
 static char dir[] = "/tmp/torpor-test-XXXXXX";
 static char swap_path[256], stream_path[256];
@@ -50,9 +57,36 @@ static int fake_alloc(int fd, uint64_t *ret)
 static uint8_t *sink;
 static size_t sink_len;
 
+/* the loader feeding now, what its reader had open, and whether to kill that reader */
+static struct loader *cur;
+static int reader_fds = -1, kill_reader;
+
+static int count_fds(pid_t pid)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
 static ssize_t sink_write(int fd, const void *buf, size_t len)
 {
 	(void)fd;
+	/* the first page: the reader has filled at least one slot, and runs */
+	if (sink_len == 0 && cur && cur->reader_pid > 0) {
+		reader_fds = count_fds(cur->reader_pid);
+		if (kill_reader)
+			kill(cur->reader_pid, SIGKILL);
+	}
 	if (sink_len >= stream_len)
 		return 0;
 	memcpy(sink + sink_len, buf, len);
@@ -65,6 +99,8 @@ static void make_stream(size_t pages)
 	uint32_t x = 12345;
 	size_t i;
 
+	free(stream);
+	free(sink);
 	stream_len = pages * PS;
 	stream = malloc(stream_len);
 	sink = malloc(stream_len);
@@ -109,6 +145,9 @@ static int test_before_root(void)
 	return cancel_root;
 }
 
+/* the machine's memory the writer sizes its blocks for (0: twice the stream) */
+static uint64_t mem_bytes;
+
 /* Hibernate side: write the stream into the swap file; returns the writer's result. */
 static int write_image(int scatter, uint64_t limit, struct writer *w)
 {
@@ -117,7 +156,7 @@ static int write_image(int scatter, uint64_t limit, struct writer *w)
 
 	dev = open(swap_path, O_RDWR);
 	snap = open(stream_path, O_RDONLY);
-	r = writer_init(w, dev, 0, PS, stream_len * 2);
+	r = writer_init(w, dev, 0, PS, mem_bytes ? mem_bytes : stream_len * 2);
 	if (r == 0)
 		r = writer_check_header(w, orig);
 	w->alloc_slot = fake_alloc;
@@ -140,13 +179,54 @@ static int write_image(int scatter, uint64_t limit, struct writer *w)
 	return r;
 }
 
+/* the last read_image()'s failed block */
+static uint32_t fed_block;
+
+/*
+ * The loader's mode: 1 when fork() fails, that is the synchronous fallback;
+ * expect_sync: the loader must choose that path itself.
+ */
+static int sync_mode, expect_sync;
+static const char *mode = "";
+
+static pid_t failing_fork(void)
+{
+	errno = EAGAIN;
+	return -1;
+}
+
+/* run between loader_read_meta() and loader_feed() when set */
+static void (*before_feed)(struct loader *l);
+
+/*
+ * What every feed must leave: no child of ours (the reader reaped, or none),
+ * SIGPIPE as it was, and the path the mode asks for.  Returns NULL or what is wrong.
+ */
+static const char *after_feed(const struct loader *l)
+{
+	struct sigaction sa;
+	int status;
+
+	if (waitpid(-1, &status, WNOHANG) != -1 || errno != ECHILD)
+		return "test: a child process is left after loader_feed";
+	if (sigaction(SIGPIPE, NULL, &sa) < 0 || sa.sa_handler != SIG_DFL)
+		return "test: SIGPIPE not restored after loader_feed";
+	if (l->reader_pid)
+		return "test: reader_pid not cleared";
+	if (sync_mode || expect_sync ? l->readahead_slots != 0 : l->readahead_slots == 0)
+		return "test: loader_feed did not take the path the test asks for";
+	return NULL;
+}
+
 /* Resume side up to the kernel: returns 0 when the sink got the exact stream. */
 static int read_image(const char **failed, int invalidate)
 {
-	struct loader l;
+	static struct loader l;
+	const char *wrong;
 	int dev, r;
 
 	sink_len = 0;
+	reader_fds = -1;
 	dev = open(swap_path, O_RDWR);
 	r = loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
 	if (r == 0)
@@ -156,11 +236,24 @@ static int read_image(const char **failed, int invalidate)
 	if (r == 0 && invalidate)
 		r = loader_invalidate(&l);
 	l.write_page = sink_write;
-	if (r == 0)
+	if (sync_mode)
+		l.fork_reader = failing_fork;
+	if (r == 0 && before_feed)
+		before_feed(&l);
+	cur = &l;
+	if (r == 0) {
 		r = loader_feed(&l, -1);
+		wrong = after_feed(&l);
+		if (wrong) {
+			l.failed = wrong;
+			r = -EXDEV;
+		}
+	}
+	cur = NULL;
 	if (r == 0 && (sink_len != stream_len || memcmp(sink, stream, stream_len)))
 		r = -EIO;
 	*failed = l.failed ? l.failed : "";
+	fed_block = l.failed_block;
 	loader_release(&l);
 	close(dev);
 	return r;
@@ -185,48 +278,55 @@ static void poke(uint64_t off, uint8_t xor)
 	close(fd);
 }
 
-int main(void)
+#define T(cond, fmt, ...) tap_ok(cond, "pipeline%s: " fmt, mode, ##__VA_ARGS__)
+
+/* The stream file the writer reads: @pages pages of make_stream(). */
+static void write_stream(size_t pages)
+{
+	int fd;
+
+	make_stream(pages);
+	fd = open(stream_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	(void)blkio_pwrite(fd, stream, stream_len, 0);
+	close(fd);
+}
+
+/* The writer and loader checks, in the loader mode sync_mode names. */
+static void run_suite(void)
 {
 	struct writer w;
 	const char *failed;
 	uint8_t page[PS], fresh[PS];
-	int fd, r;
+	int r;
 
-	if (!mkdtemp(dir))
-		return 1;
-	snprintf(swap_path, sizeof(swap_path), "%s/swap", dir);
-	snprintf(stream_path, sizeof(stream_path), "%s/stream", dir);
-	make_stream(64 * 5 + 17);	/* five full blocks and a short one */
-	fd = open(stream_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
-	(void)blkio_pwrite(fd, stream, stream_len, 0);
-	close(fd);
+	write_stream(64 * 5 + 17);	/* five full blocks and a short one */
 
-	tap_ok(mkswap_file() == 0, "pipeline: mkswap made a swap file");
+	T(mkswap_file() == 0, "mkswap made a swap file");
 	read_page0(fresh);
 	r = write_image(0, SWAP_PAGES - 1, &w);
-	tap_ok(r == 0, "pipeline: writer saves and commits (%d)", r);
+	T(r == 0, "writer saves and commits (%d)", r);
 	read_page0(page);
-	tap_ok(!memcmp(page + PS - 10, "S2SUSPEND", 10), "pipeline: committed image says S2SUSPEND");
-	tap_ok(!memcmp(page, fresh, 2048), "pipeline: swap UUID and label untouched by the commit");
+	T(!memcmp(page + PS - 10, "S2SUSPEND", 10), "committed image says S2SUSPEND");
+	T(!memcmp(page, fresh, 2048), "swap UUID and label untouched by the commit");
 	r = read_image(&failed, 0);
-	tap_ok(r == 0, "pipeline: loader feeds back the identical stream (%d %s)", r, failed);
+	T(r == 0, "loader feeds back the identical stream (%d %s)", r, failed);
 	r = read_image(&failed, 1);
-	tap_ok(r == 0, "pipeline: loader invalidates, then feeds (%d %s)", r, failed);
+	T(r == 0, "loader invalidates, then feeds (%d %s)", r, failed);
 	read_page0(page);
-	tap_ok(!memcmp(page, fresh, PS), "pipeline: invalidation restores the mkswap page exactly");
+	T(!memcmp(page, fresh, PS), "invalidation restores the mkswap page exactly");
 	r = read_image(&failed, 0);
-	tap_ok(r == -ENOENT, "pipeline: an invalidated image is not found again");
+	T(r == -ENOENT, "an invalidated image is not found again");
 
 	r = write_image(1, SWAP_PAGES - 1, &w);
-	tap_ok(r == 0 && read_image(&failed, 0) == 0,
-	       "pipeline: scattered slots (one-page extents) round trip");
+	T(r == 0 && read_image(&failed, 0) == 0,
+	  "scattered slots (one-page extents) round trip");
 
 	mkswap_file();
 	r = write_image(0, 100, &w);
-	tap_ok(r == -ENOSPC, "pipeline: a full swap area gives -ENOSPC (%d)", r);
+	T(r == -ENOSPC, "a full swap area gives -ENOSPC (%d)", r);
 	read_page0(page);
-	tap_ok(!memcmp(page + PS - 10, "SWAPSPACE2", 10) && read_image(&failed, 0) == -ENOENT,
-	       "pipeline: a failed write leaves plain swap behind");
+	T(!memcmp(page + PS - 10, "SWAPSPACE2", 10) && read_image(&failed, 0) == -ENOENT,
+	  "a failed write leaves plain swap behind");
 
 	mkswap_file();
 	read_page0(fresh);
@@ -234,31 +334,29 @@ int main(void)
 	r = write_image(0, SWAP_PAGES - 1, &w);
 	stop_block = 0;
 	read_page0(page);
-	tap_ok(r == -ECANCELED && polls == 3 && root_calls == 0 && !memcmp(page, fresh, PS) &&
-	       read_image(&failed, 0) == -ENOENT,
-	       "pipeline: poll saying stop ends the write with -ECANCELED, plain swap (%d)", r);
+	T(r == -ECANCELED && polls == 3 && root_calls == 0 && !memcmp(page, fresh, PS) &&
+	  read_image(&failed, 0) == -ENOENT,
+	  "poll saying stop ends the write with -ECANCELED, plain swap (%d)", r);
 	cancel_root = 1;
 	r = write_image(0, SWAP_PAGES - 1, &w);
 	cancel_root = 0;
 	read_page0(page);
-	tap_ok(r == -ECANCELED && root_calls == 1 && !memcmp(page, fresh, PS) &&
-	       read_image(&failed, 0) == -ENOENT,
-	       "pipeline: before_root saying stop: no root written, plain swap (%d)", r);
+	T(r == -ECANCELED && root_calls == 1 && !memcmp(page, fresh, PS) &&
+	  read_image(&failed, 0) == -ENOENT,
+	  "before_root saying stop: no root written, plain swap (%d)", r);
 	r = write_image(0, SWAP_PAGES - 1, &w);
-	tap_ok(r == 0 && polls == 6 && root_calls == 1 && read_image(&failed, 0) == 0,
-	       "pipeline: poll once per block, before_root once, then the commit");
+	T(r == 0 && polls == 6 && root_calls == 1 && read_image(&failed, 0) == 0,
+	  "poll once per block, before_root once, then the commit");
 
 	/* damage each part of a good image: all must be refused by name */
 	write_image(0, SWAP_PAGES - 1, &w);
 	poke(PS + 100, 0x40);		/* first data block */
 	r = read_image(&failed, 0);
-	tap_ok(r < 0 && strstr(failed, "data block"), "pipeline: flipped data byte refused: %s",
-	       failed);
+	T(r < 0 && strstr(failed, "data block"), "flipped data byte refused: %s", failed);
 	write_image(0, SWAP_PAGES - 1, &w);
 	poke(2048 + 30, 0x01);		/* root record */
 	r = read_image(&failed, 0);
-	tap_ok(r < 0 && strstr(failed, "header"), "pipeline: flipped header byte refused: %s",
-	       failed);
+	T(r < 0 && strstr(failed, "header"), "flipped header byte refused: %s", failed);
 	write_image(0, SWAP_PAGES - 1, &w);
 	{
 		struct loader l;
@@ -271,8 +369,7 @@ int main(void)
 		close(dev);
 	}
 	r = read_image(&failed, 0);
-	tap_ok(r < 0 && strstr(failed, "map checksum"), "pipeline: flipped map byte refused: %s",
-	       failed);
+	T(r < 0 && strstr(failed, "map checksum"), "flipped map byte refused: %s", failed);
 	write_image(0, SWAP_PAGES - 1, &w);
 	{
 		struct loader l;
@@ -283,8 +380,8 @@ int main(void)
 		r = loader_read_root(&l);
 		if (r == 0)
 			r = loader_read_meta(&l);
-		tap_ok(r < 0 && strstr(l.failed, "extents"),
-		       "pipeline: image beyond the end of the device refused: %s", l.failed);
+		T(r < 0 && strstr(l.failed, "extents"),
+		  "image beyond the end of the device refused: %s", l.failed);
 		loader_release(&l);
 		close(dev);
 	}
@@ -297,15 +394,113 @@ int main(void)
 
 		loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
 		r = loader_read_root(&l);
-		tap_ok(r < 0 && r != -ENOENT && loader_invalidate(&l) < 0,
-		       "pipeline: an unreadable header page is not invalidated blindly (%d)", r);
+		T(r < 0 && r != -ENOENT && loader_invalidate(&l) < 0,
+		  "an unreadable header page is not invalidated blindly (%d)", r);
 		loader_release(&l);
 		close(dev);
 	}
 	read_page0(page);
-	tap_ok(!memcmp(page, fresh, PS),
-	       "pipeline: the swap header (mkswap's UUID and size) survives a failed read");
-	snprintf((char *)page, sizeof(page), "rm -rf %s", dir);
-	(void)!system((char *)page);
+	T(!memcmp(page, fresh, PS),
+	  "the swap header (mkswap's UUID and size) survives a failed read");
+}
+
+
+/* the data area's first byte, and how far to cut it: half its stored bytes */
+static uint64_t data_cut;
+
+static void cut_device(struct loader *l)
+{
+	(void)!truncate(swap_path, (off_t)(l->img.extents[0].offset + data_cut));
+}
+
+/*
+ * An image larger than the read-ahead ring (3 slots of 2 MiB): the reader
+ * cannot have read it all when the first page is fed, so a reader killed then
+ * must fail the load.  Cut short, the device must fail it by name, midway.
+ */
+static void run_large(void)
+{
+	struct writer w;
+	const char *failed;
+	struct loader l;
+	uint64_t stored;
+	int dev, r;
+
+	write_stream(8192);		/* 32 MiB, 128 blocks */
+	mkswap_file();
+	r = write_image(0, SWAP_PAGES - 1, &w);
+	dev = open(swap_path, O_RDONLY);
+	loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
+	if (loader_read_root(&l) == 0 && loader_read_meta(&l) == 0)
+		stored = l.img.meta.stored_bytes;
+	else
+		stored = 0;
+	loader_release(&l);
+	close(dev);
+	T(r == 0 && stored > (8u << 20),
+	  "large image written, %llu KiB stored (more than the ring)",
+	  (unsigned long long)stored >> 10);
+	data_cut = stored / 2 / PS * PS;
+
+	r = read_image(&failed, 0);
+	T(r == 0, "large image round trip (%d %s)", r, failed);
+	if (!sync_mode)
+		T(reader_fds == 3, "the reader holds only the device and its two pipes (%d)",
+		  reader_fds);
+
+	/* the reader waits for a slot when the first block fails: it must be killed */
+	poke(PS + 100, 0x40);
+	r = read_image(&failed, 0);
+	T(r == -EBADMSG && !strcmp(failed, "data block checksum") && sink_len == 0,
+	  "large image, first block damaged: refused before any page, no process left: %s", failed);
+	r = write_image(0, SWAP_PAGES - 1, &w);
+
+	before_feed = cut_device;
+	r = read_image(&failed, 0);
+	before_feed = NULL;
+	T(r == -EIO && !strcmp(failed, "reading a data block") && fed_block > 0 && sink_len > 0 &&
+	  sink_len < stream_len, "device cut short midway: '%s' at block %u after %zu KiB (%d)",
+	  failed, fed_block, sink_len >> 10, r);
+	mkswap_file();
+
+	if (!sync_mode) {
+		r = write_image(0, SWAP_PAGES - 1, &w);
+		kill_reader = 1;
+		r = r ? r : read_image(&failed, 0);
+		kill_reader = 0;
+		T(r == -EIO && strstr(failed, "read-ahead process") && fed_block == 0 &&
+		  sink_len < stream_len, "reader killed mid-load: a clean failure: %s (%d)", failed,
+		  r);
+	}
+
+	/* 4 MiB blocks (a 1 TiB machine): two slots would be 8 MiB, so always synchronous */
+	mem_bytes = 1ull << 40;
+	r = write_image(0, SWAP_PAGES - 1, &w);
+	mem_bytes = 0;
+	expect_sync = 1;
+	r = r ? r : read_image(&failed, 0);
+	expect_sync = 0;
+	T(r == 0, "4 MiB blocks are read synchronously, and round trip (%d %s)", r, failed);
+	mkswap_file();
+}
+
+int main(void)
+{
+	char cmd[300];
+
+	/* a reader left waiting would hang the test: die by SIGALRM instead */
+	alarm(60);
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(swap_path, sizeof(swap_path), "%s/swap", dir);
+	snprintf(stream_path, sizeof(stream_path), "%s/stream", dir);
+	run_suite();
+	run_large();
+	sync_mode = 1;
+	mode = " (synchronous, fork fails)";
+	run_suite();
+	run_large();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	(void)!system(cmd);
 	return tap_done();
 }
