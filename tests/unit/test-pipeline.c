@@ -81,7 +81,7 @@ static int count_fds(pid_t pid)
 static ssize_t sink_write(int fd, const void *buf, size_t len)
 {
 	(void)fd;
-	/* the first page: the reader has filled at least one slot, and runs */
+	/* the first page: the reader has filled a slot and is not reaped yet */
 	if (sink_len == 0 && cur && cur->reader_pid > 0) {
 		reader_fds = count_fds(cur->reader_pid);
 		if (kill_reader)
