@@ -580,6 +580,8 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 	return 0;
 
 out_unfreeze:
+	/* still frozen: what came since the commit was meant for no one running */
+	interrupt_drain();
 	(void)snap_unfreeze(snap_fd);
 out_close:
 	close(snap_fd);
