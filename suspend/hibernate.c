@@ -676,19 +676,19 @@ static int in_initial_namespaces(void)
 		msg_hint("run torpor-suspend on the host, outside any container");
 		return -EPERM;
 	}
-	r = same_mount_ns();
-	if (r < 0)
-		return r;
+	/* before the mount namespace: a chroot made in one of its own is named as such */
 	r = mounts_chrooted("/", "/proc/1/root");
 	if (r < 0)
-		return say_unverified("in a chroot", "/proc/1/root", r);
+		r = say_unverified("in a chroot", "/proc/1/root", r);
+	if (r < 0)
+		return r;
 	if (r == 1) {
 		msg_error("torpor-suspend runs in a chroot (its / is not init's): filesystems "
 			  "mounted outside it would be neither synced nor guarded");
 		msg_hint("run torpor-suspend outside the chroot, in the host's own root");
 		return -EPERM;
 	}
-	return 0;
+	return same_mount_ns();
 }
 
 int hibernate_run(const struct hib_opts *o)
