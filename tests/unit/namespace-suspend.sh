@@ -64,7 +64,7 @@ check "a chroot without /proc" "cannot tell whether torpor-suspend runs in .*'/p
 	unshare $user chroot "$t/root" /bin/torpor-suspend --check --resume=/dev/null
 # /proc there (bound in a private mount namespace): seen as a chroot, or, where
 # /proc/1/root cannot be read, as unverifiable; either way before the mount namespace
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2016 # $user; the sh -c script expands its own $1
 check "a chroot with /proc" \
 	"runs in a chroot (its / is not init's)\|cannot tell whether torpor-suspend runs in a chroot: '/proc/1/root'" \
 	unshare $user -m --propagation private sh -c \
