@@ -22,6 +22,9 @@ for tool in unshare chroot ldd; do
 done
 user=
 [ "$(id -u)" -eq 0 ] || user="-U -r"
+# the installed build has no way past these checks: the test build's variable
+# (testhook.h) must change nothing here
+export TORPOR_TEST_NS_UNREADABLE=allow
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 
