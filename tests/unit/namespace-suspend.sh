@@ -73,5 +73,16 @@ check "a chroot with /proc" \
 	unshare $user -m --propagation private sh -c \
 	'mount --rbind /proc "$1/proc" && exec chroot "$1" /bin/torpor-suspend --check --resume=/dev/null' \
 	sh "$t/root"
+# the test build's way past an EACCES is that and no more: a PID namespace seen to
+# differ, and no /proc at all, are still refused
+tbin=${TORPOR_SUSPEND_TEST:-build/test/torpor-suspend}
+# shellcheck disable=SC2086
+check "the test build, allowed past EACCES, in a PID namespace of its own" \
+	"PID namespace of its own" unshare $user -p -f --mount-proc "$tbin" --check --resume=/dev/null
+cp "$tbin" "$t/root/bin/torpor-suspend"
+# shellcheck disable=SC2086
+check "the test build, allowed past EACCES, in a chroot without /proc" \
+	"cannot tell whether torpor-suspend runs in .*'/proc/self/ns/pid'.*" \
+	unshare $user chroot "$t/root" /bin/torpor-suspend --check --resume=/dev/null
 echo "1..$n"
 [ "$failed" -eq 0 ]
