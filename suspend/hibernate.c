@@ -266,16 +266,30 @@ static int collect_mounts(struct torpor_image *img)
 			  msg_errname(r));
 		return r;
 	}
-	if (!mounts.bad_line && mounts_foreign(&mounts, dev, sizeof(dev), &type)) {
-		msg_error("/dev/%s (%s) is mounted, but not in this mount namespace: torpor can "
-			  "neither sync it nor guard it against a mount elsewhere", dev, type);
-		msg_hint("unmount it (in the container or service that mounted it), or run "
-			 "torpor-suspend where it is mounted too");
+	r = mounts_foreign(&mounts, dev, sizeof(dev), &type);
+	if (r == 1) {
+		msg_error("/dev/%s (%s) is mounted, but not visible to torpor-suspend (another mount "
+			  "namespace, a chroot, or lazily unmounted): torpor can neither sync it nor "
+			  "guard it against a mount elsewhere", dev, type);
+		msg_hint("unmount it where it is mounted (a container, a service with PrivateMounts=, "
+			 "outside the chroot; a lazy unmount ends when its last user closes it), or "
+			 "run torpor-suspend where it is mounted too");
 		return -EBUSY;
 	}
-	if (mounts.bad_line)
-		msg_warn("cannot parse line %u of %s: a filesystem mounted there may not be "
-			 "protected", mounts.bad_line, MOUNTINFO_PATH);
+	if (r == -EBADMSG) {
+		msg_error("cannot parse line %u of %s: a filesystem mounted there would be neither "
+			  "synced nor guarded", mounts.bad_line, MOUNTINFO_PATH);
+		msg_hint("please report that line to torpor's authors ('sed -n %up %s')",
+			 mounts.bad_line, MOUNTINFO_PATH);
+		return r;
+	}
+	if (r < 0) {
+		msg_error("cannot check for filesystems not visible to torpor-suspend in '%s': %s",
+			  MOUNTS_SYSFS_FS, r == -EMEDIUMTYPE ? "it is not sysfs" : msg_errname(r));
+		msg_hint("mount sysfs on /sys ('mount -t sysfs sysfs /sys') and run torpor-suspend "
+			 "on the host, outside any chroot or container");
+		return r;
+	}
 	if (mounts.nr_fs) {
 		free(img->fs);
 		img->fs = mounts.fs;
@@ -566,6 +580,8 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 	return 0;
 
 out_unfreeze:
+	/* still frozen: what came since the commit was meant for no one running */
+	interrupt_drain();
 	(void)snap_unfreeze(snap_fd);
 out_close:
 	close(snap_fd);
@@ -603,22 +619,39 @@ static void set_image_size(const struct hib_opts *o, uint64_t *ret_old)
  * In a container the power-off ends only the container (the kernel's reboot()
  * in a child PID namespace kills its init and us at once): closing
  * /dev/snapshot would then thaw a machine whose swap header names the image.
- * And a mount namespace of our own hides filesystems we must sync and stamp.
+ * And a mount namespace of our own, or a chroot, hides filesystems we must sync
+ * and stamp.  Each check fails closed: what cannot be verified is refused.  A
+ * root shell on the host reads /proc/1/ns/mnt and /proc/1/root; where they are
+ * hidden (an LSM, a sandbox, no /proc) we are in the very place these checks
+ * are for.  Only the test build may go on past an EACCES (testhook.h).
  */
 #define PROC_PID_INIT_INO	0xEFFFFFFCu
 
-static int in_initial_namespaces(void)
+/* The namespace or root @what could not be compared: -errno @r from @path. */
+static int say_unverified(const char *what, const char *path, int r)
+{
+	if ((r == -EACCES || r == -EPERM) && testhook_ns_unreadable(path))
+		return 0;
+	msg_error("cannot tell whether torpor-suspend runs %s: '%s': %s", what, path,
+		  msg_errname(r));
+	if (r == -ENOENT)
+		msg_hint("mount /proc ('mount -t proc proc /proc') and run torpor-suspend on the "
+			 "host, outside any chroot or container");
+	else
+		msg_hint("run torpor-suspend as root on the host, outside any container, chroot "
+			 "or sandbox (one that hides init's /proc entries is refused too)");
+	return r;
+}
+
+static int same_mount_ns(void)
 {
 	struct stat self, init;
 
-	if (stat("/proc/self/ns/pid", &self) == 0 && self.st_ino != PROC_PID_INIT_INO) {
-		msg_error("torpor-suspend runs in a PID namespace of its own (a container): "
-			  "powering off there would end only the container");
-		msg_hint("run torpor-suspend on the host, outside any container");
-		return -EPERM;
-	}
-	if (stat("/proc/self/ns/mnt", &self) == 0 && stat("/proc/1/ns/mnt", &init) == 0 &&
-	    (self.st_ino != init.st_ino || self.st_dev != init.st_dev)) {
+	if (stat("/proc/self/ns/mnt", &self) < 0)
+		return say_unverified("in init's mount namespace", "/proc/self/ns/mnt", -errno);
+	if (stat("/proc/1/ns/mnt", &init) < 0)
+		return say_unverified("in init's mount namespace", "/proc/1/ns/mnt", -errno);
+	if (self.st_ino != init.st_ino || self.st_dev != init.st_dev) {
 		msg_error("torpor-suspend runs in a mount namespace other than init's: it "
 			  "would not see every mounted filesystem to sync and guard");
 		msg_hint("run torpor-suspend in the host's mount namespace (not from a "
@@ -626,6 +659,36 @@ static int in_initial_namespaces(void)
 		return -EPERM;
 	}
 	return 0;
+}
+
+static int in_initial_namespaces(void)
+{
+	struct stat self;
+	int r;
+
+	if (stat("/proc/self/ns/pid", &self) < 0) {
+		r = say_unverified("in a PID namespace of its own", "/proc/self/ns/pid", -errno);
+		if (r < 0)
+			return r;
+	} else if (self.st_ino != PROC_PID_INIT_INO) {
+		msg_error("torpor-suspend runs in a PID namespace of its own (a container): "
+			  "powering off there would end only the container");
+		msg_hint("run torpor-suspend on the host, outside any container");
+		return -EPERM;
+	}
+	/* before the mount namespace: a chroot made in one of its own is named as such */
+	r = mounts_chrooted("/", "/proc/1/root");
+	if (r < 0)
+		r = say_unverified("in a chroot", "/proc/1/root", r);
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		msg_error("torpor-suspend runs in a chroot (its / is not init's): filesystems "
+			  "mounted outside it would be neither synced nor guarded");
+		msg_hint("run torpor-suspend outside the chroot, in the host's own root");
+		return -EPERM;
+	}
+	return same_mount_ns();
 }
 
 int hibernate_run(const struct hib_opts *o)

@@ -223,6 +223,30 @@ int interrupt_commit(void)
 	return r;
 }
 
+/**
+ * interrupt_drain() - drop the signals that came after the commit, while
+ * nothing could act on them: call it before the thaw (SNAPSHOT_UNFREEZE), so
+ * that what thawed processes send later is delivered as usual.  Only signals
+ * that we blocked are taken: one the parent had blocked before we started
+ * (inherited, maybe pending since) is not ours to drop.  Once per commit.
+ */
+void interrupt_drain(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t ours;
+	int sig;
+
+	if (!committed)
+		return;
+	sigemptyset(&ours);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigismember(&commit_set, sig) == 1 && sigismember(&old_mask, sig) == 0)
+			sigaddset(&ours, sig);
+	while (sigtimedwait(&ours, NULL, &zero) > 0)
+		;
+	committed = 0;
+}
+
 /* Back to the signal dispositions, mask and terminal mode from before. */
 void interrupt_restore(void)
 {
@@ -233,14 +257,8 @@ void interrupt_restore(void)
 		return;
 	for (i = 0; i < NR_ABORT_SIGS; i++)
 		(void)sigaction(abort_sigs[i], &old_act[i], NULL);
-	/* what arrived after the commit came while nothing could be done: dropped */
-	if (committed) {
-		struct timespec zero = { 0, 0 };
-
-		while (sigtimedwait(&commit_set, NULL, &zero) > 0)
-			;
-		committed = 0;
-	}
+	/* where interrupt_drain() was not called before the thaw */
+	interrupt_drain();
 	(void)sigaction(SIGPIPE, &old_pipe, NULL);
 	(void)sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	installed = 0;

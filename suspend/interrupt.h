@@ -7,8 +7,10 @@
  * flag, which the write loop polls: it then discards the image and thaws.  From
  * interrupt_commit() on they are ignored: the image is valid, power-off follows.
  * SIGTSTP, SIGTTIN and SIGTTOU stay blocked all the time: a stopped
- * torpor-suspend would leave the machine frozen.  interrupt_restore() puts
- * everything back (after a failure, or in the process that was restored).
+ * torpor-suspend would leave the machine frozen.  From interrupt_commit() on,
+ * every other signal is blocked too; interrupt_drain() drops those that came
+ * meanwhile (before the thaw), interrupt_restore() puts everything back (after
+ * a failure, or in the process that was restored).
  */
 #ifndef SUSPEND_INTERRUPT_H
 #define SUSPEND_INTERRUPT_H
@@ -21,6 +23,7 @@ int interrupt_keys_start(void);
 void interrupt_keys_on_pty(int on);
 int interrupt_check(void);
 int interrupt_commit(void);
+void interrupt_drain(void);
 void interrupt_restore(void);
 const char *interrupt_signame(int sig);
 

@@ -13,6 +13,8 @@
  *     else resume= / resume_offset= from /proc/cmdline, where a malformed one is
  *     an error, exit 1), the active swap area there,
  *     the swap header page, this kernel's identity; allocate every buffer;
+ *     before the device, refuse in a container, another mount namespace or a
+ *     chroot, or where that cannot be told (hibernate.c);
  *  2. mlockall(), open /dev/snapshot read-only, SET_SWAP_AREA, FREEZE,
  *     CREATE_IMAGE;
  *  3. CREATE_IMAGE said 1: write the image (data, meta, flush, root, flush) and
@@ -20,10 +22,12 @@
  *     report, exit 0;
  *  4. any failure before power-off: discard what was written, unfreeze, say
  *     what failed, exit 1.  So does SIGINT, SIGTERM, SIGHUP or SIGQUIT, or Esc
- *     on the terminal, before the root record is written; after it they are
- *     ignored.  SIGTSTP, SIGTTIN and SIGTTOU are blocked.  Exit 2 is a usage error.
- * --print-cmdline stops after step 1 and prints the resume= parameters that
- * name the swap area (printcmd.c); --check stops after step 1 too.
+ *     on a console, VT or serial line (not a pseudo-terminal), before the root
+ *     record is written; after it they are ignored and every other signal is
+ *     blocked.  SIGTSTP, SIGTTIN and SIGTTOU are blocked.  Exit 2 is a usage error.
+ * --print-cmdline stops after step 1, without the namespace and chroot checks
+ * (it only prints), and prints the resume= parameters that name the swap area
+ * (printcmd.c); --check stops after step 1 too.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -32,7 +32,12 @@ struct mounts {
 	unsigned int bad_line;		/* the first mountinfo line that did not parse, or 0 */
 };
 
+/* where the kernel lists the mounted ext4, xfs and btrfs, whatever the namespace */
+#define MOUNTS_SYSFS_FS	"/sys/fs"
+
 int mounts_collect(struct mounts *m);
+int mounts_check_sysfs(const char *dir);
+int mounts_chrooted(const char *root, const char *init_root);
 int mounts_foreign(const struct mounts *m, char *name, size_t len, const char **ret_type);
 int mounts_sync(const struct mounts *m, uint32_t *ret_failed);
 void mounts_release(struct mounts *m);

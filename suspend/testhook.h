@@ -12,6 +12,11 @@
  *                                  at WHEN: P (the first block at or past P%),
  *                                  before-root (data and map flushed, root not
  *                                  written) or commit (the root written and flushed)
+ *   TORPOR_TEST_NS_UNREADABLE=allow
+ *                                  go on when /proc/1/ns/mnt or /proc/1/root (or
+ *                                  /proc/self/ns/...) gives EACCES or EPERM, as to a
+ *                                  sandbox's root, saying so; a namespace or root
+ *                                  seen to differ is still refused (host tests only)
  * After FREEZE no other process can send a signal, so the process sends its own.
  * The installed build has none of this: the functions below are empty.
  */
@@ -24,12 +29,14 @@ void testhook_progress(unsigned long long pct);
 void testhook_block(unsigned long long pct);
 void testhook_before_root(void);
 void testhook_committed(void);
+int testhook_ns_unreadable(const char *path);
 #else
 static inline void testhook_init(void) {}
 static inline void testhook_progress(unsigned long long pct) {}
 static inline void testhook_block(unsigned long long pct) {}
 static inline void testhook_before_root(void) {}
 static inline void testhook_committed(void) {}
+static inline int testhook_ns_unreadable(const char *path) { return 0; }
 #endif
 
 #endif

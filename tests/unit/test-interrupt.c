@@ -41,6 +41,53 @@ static int take_pending(int sig)
 	return sigtimedwait(&set, NULL, &zero) == sig;
 }
 
+static volatile sig_atomic_t usr1_seen;
+
+static void on_usr1(int sig)
+{
+	usr1_seen++;
+}
+
+/*
+ * interrupt_drain() drops, once, what came between the commit and the thaw, and
+ * only signals that we blocked: one the parent had blocked (pending from before
+ * we started, or sent meanwhile) stays pending for it, and one that comes after
+ * the drain (after the thaw) is delivered when interrupt_restore() unblocks it.
+ */
+static void test_drain(void)
+{
+	sigset_t usr2, mask;
+
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr2, NULL);	/* as a parent may have */
+	raise(SIGUSR2);				/* pending before we start */
+	signal(SIGUSR1, on_usr1);
+	usr1_seen = 0;
+	tap_ok(interrupt_install() == 0 && interrupt_commit() == 0, "drain: install and commit");
+	raise(SIGALRM);				/* while frozen: ours to drop */
+	interrupt_drain();
+	tap_ok(!take_pending(SIGALRM), "drain: a signal after the commit is dropped by the drain");
+	raise(SIGUSR1);				/* after the thaw */
+	tap_ok(usr1_seen == 0, "drain: a signal after the drain stays blocked until the restore");
+	interrupt_restore();
+	tap_ok(usr1_seen == 1, "drain: and is then delivered, not dropped");
+	tap_ok(take_pending(SIGUSR2),
+	       "drain: a signal the parent had blocked, pending from before, is left pending");
+
+	tap_ok(interrupt_install() == 0 && interrupt_commit() == 0, "drain: install and commit again");
+	raise(SIGUSR2);				/* blocked by the parent, sent while frozen */
+	raise(SIGALRM);
+	interrupt_restore();			/* no drain before: restore drains */
+	tap_ok(!take_pending(SIGALRM) && take_pending(SIGUSR2),
+	       "drain: interrupt_restore() alone drops ours, keeps the parent's blocked one");
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	tap_ok(sigismember(&mask, SIGUSR2) && !sigismember(&mask, SIGALRM),
+	       "drain: the parent's mask comes back");
+	sigprocmask(SIG_UNBLOCK, &usr2, NULL);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 static void test_signals(void)
 {
 	sigset_t mask;
@@ -90,6 +137,8 @@ static void test_signals(void)
 	interrupt_restore();
 	tap_ok(disposition(SIGTERM, SIG_DFL), "and are restored after");
 	tap_ok(!take_pending(SIGUSR1), "what came after the commit is dropped, not delivered later");
+
+	test_drain();
 
 	/* nohup: an abort signal ignored when we start stays ignored, and is no abort */
 	signal(SIGHUP, SIG_IGN);
