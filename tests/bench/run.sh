@@ -30,7 +30,8 @@
 # or 2 x the fill.
 # A round whose scenario fails (any of its checks) is reported and not counted, and
 # the exit status is then 1.  Raw values go to tests/qemu/out/bench/results, one a
-# line: kernel MiB smp round tool metric value; the logs of failed rounds beside it.
+# line: kernel MiB smp round tool metric value; beside it each round's summary, and the
+# log of each failed one.
 #
 # Knobs: REPEAT (rounds, default 3); BENCH_MIB (fills in MiB, default "256 1024");
 # BENCH_SMP (vCPU counts, default "1 2"); BENCH_MEM (guest MiB for every fill, default
@@ -74,16 +75,17 @@ collect() {
 		sed -n 's/.*hibernated in \([0-9.]*\) s.*/hib \1/p' "$2"
 		sed -n 's/.*restored in \([0-9.]*\) s.*/res \1/p' "$2"
 		sed -n 's/^boot 1: .*swap disk \([0-9]*\) MiB allocated.*/disk \1/p' "$2"
+		# one sed a metric: an s///p that matched has replaced the line for the next -e
 		if [ "$1" = torpor ]; then
-			sed -n -e 's/.*torpor: image saved: .* in \([0-9.]*\) s, .*/write \1/p' \
-				-e 's/.*torpor: image saved: \([0-9]*\) MiB in memory.*/snap \1/p' \
-				-e 's/.*torpor: image loaded in \([0-9]*\) ms.*/loadms \1/p' \
-				-e 's/.*image saved: .*peak memory \([0-9]*\) KiB.*/spk \1/p' \
-				-e 's/.*image loaded .*peak memory \([0-9]*\) KiB.*/rpk \1/p' "$2"
+			sed -n 's/.*torpor: image saved: .* in \([0-9.]*\) s, .*/write \1/p' "$2"
+			sed -n 's/.*torpor: image saved: \([0-9]*\) MiB in memory.*/snap \1/p' "$2"
+			sed -n 's/.*torpor: image loaded in \([0-9]*\) ms.*/loadms \1/p' "$2"
+			sed -n 's/.*torpor: image saved: .*peak memory \([0-9]*\) KiB.*/spk \1/p' "$2"
+			sed -n 's/.*torpor: image loaded .*peak memory \([0-9]*\) KiB.*/rpk \1/p' "$2"
 		else
-			sed -n -e 's/.*kernel: .*Wrote [0-9]* kbytes in \([0-9.]*\) seconds.*/write \1/p' \
-				-e 's/.*kernel: .*Wrote \([0-9]*\) kbytes.*/snapkb \1/p' \
-				-e 's/.*kernel: .*Read [0-9]* kbytes in \([0-9.]*\) seconds.*/load \1/p' "$2"
+			sed -n 's/.*kernel: .*Wrote [0-9]* kbytes in \([0-9.]*\) seconds.*/write \1/p' "$2"
+			sed -n 's/.*kernel: .*Wrote \([0-9]*\) kbytes.*/snapkb \1/p' "$2"
+			sed -n 's/.*kernel: .*Read [0-9]* kbytes in \([0-9.]*\) seconds.*/load \1/p' "$2"
 		fi
 	} | awk -v p="$3" '
 	$1 == "loadms" { printf "%s load %.3f\n", p, $2 / 1000; next }
@@ -101,6 +103,7 @@ run_one() {
 	_took=$(($(date +%s) - _t0))
 	_k=$(sed -n "s/^ok [0-9]* - \([^:]*\): $2: .*/\1/p" "$_tap")
 	if [ -n "$_k" ] && [ -f "$out/$_k-$2/summary" ]; then
+		cp "$out/$_k-$2/summary" "$res/$_k-${4}M-smp$5-r$6-$2.summary"
 		collect "$1" "$out/$_k-$2/summary" "$_k $4 $5 $6 $1"
 		say "$4 MiB, -smp $5, round $6: $_k: $1 ($2) ok, $_took s"
 		return 0
@@ -151,7 +154,7 @@ report() {
 }
 
 mkdir -p "$res"
-rm -f "$res"/*.log "$res/tap"
+rm -f "$res"/*.log "$res"/*.summary "$res/tap"
 : >"$raw"
 if ! trees=$(sh "$qdir/kernels.sh"); then
 	echo "bench: cannot fetch the test kernels (see the messages above)" >&2
