@@ -15,7 +15,7 @@
 #   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)
 #   REPEAT, BENCH_MIB, BENCH_SMP, BENCH_MEM   `make bench`: rounds (default 3), workload
 #                        fills in MiB (default "256 1024"), vCPU counts (default "1 2"),
-#                        guest MiB (default the larger of 1024 and 3 x the fill); see
+#                        guest MiB (default the larger of 1024 and 4 x the fill); see
 #                        tests/bench/run.sh
 #
 # Targets: all (default), check, check-klibc, check-man, check-qemu, test (= check +
