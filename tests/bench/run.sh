@@ -23,6 +23,8 @@
 #                 Wrote kbytes (both uncompressed)
 #   image MiB     the swap disk's allocated MiB after the first hibernation: the disk
 #                 is a fresh sparse file, so this is the image on the disk, either writer
+#   compress threads  torpor's "N compression threads", the kernel's "Using N
+#                 thread(s) for compression"
 #   suspend peak KiB, resume peak KiB: torpor's peak resident memory (kernel: -)
 # The guest gets 1024 MiB, or 4 x the fill if that is more: the kernel needs free
 # memory about the size of the snapshot, and its default image_size (2/5 of RAM) must
@@ -85,10 +87,12 @@ collect() {
 			sed -n 's/.*torpor: image loaded in \([0-9]*\) ms.*/loadms \1/p' "$2"
 			sed -n 's/.*torpor: image saved: .*peak memory \([0-9]*\) KiB.*/spk \1/p' "$2"
 			sed -n 's/.*torpor: image loaded .*peak memory \([0-9]*\) KiB.*/rpk \1/p' "$2"
+			sed -n 's/.*torpor: image saved: .* \([0-9]*\) compression threads*$/thr \1/p' "$2"
 		else
 			sed -n 's/.*kernel: .*Wrote [0-9]* kbytes in \([0-9.]*\) seconds.*/write \1/p' "$2"
 			sed -n 's/.*kernel: .*Wrote \([0-9]*\) kbytes.*/snapkb \1/p' "$2"
 			sed -n 's/.*kernel: .*Read [0-9]* kbytes in \([0-9.]*\) seconds.*/load \1/p' "$2"
+			sed -n 's/.*kernel: Using \([0-9]*\) thread(s) for \([a-z0-9]* \)*compression.*/thr \1/p' "$2"
 		fi
 	} | awk -v p="$3" '
 	$1 == "loadms" { printf "%s load %.3f\n", p, $2 / 1000; next }
@@ -137,7 +141,7 @@ report() {
 	echo "## $1, $2 MiB fill, -smp $3: hibernations counted: torpor $_ok_t, kernel $_ok_k;" \
 		"failed rounds: torpor $_bad_t, kernel $_bad_k"
 	printf '%-18s %10s %10s %7s\n' metric torpor kernel ratio
-	for _m in write load hib res snap disk spk rpk; do
+	for _m in write load hib res snap disk thr spk rpk; do
 		_t=$(vals "$1" "$2" "$3" torpor "$_m" | median)
 		_r=$(vals "$1" "$2" "$3" kernel "$_m" | median)
 		case $_m in
@@ -147,6 +151,7 @@ report() {
 		res) _name="restore s" ;;
 		snap) _name="snapshot MiB" ;;
 		disk) _name="image MiB" ;;
+		thr) _name="compress threads" ;;
 		spk) _name="suspend peak KiB" ;;
 		rpk) _name="resume peak KiB" ;;
 		esac

@@ -66,11 +66,13 @@ note_torpor() {
 	done
 }
 
-# note_kernel: the kernel's size and speed lines of its own hibernation
+# note_kernel: the kernel's size, speed and compression-thread lines of its own hibernation
 note_kernel() {
 	for _c in "$T"/boot*.console; do
 		sed -n -e 's/^[^ ]* \[ *[0-9.]*\] PM: \(hibernation: \(Wrote\|Read\) .*\)/kernel: \1/p' \
-			-e 's/^[^ ]* \[ *[0-9.]*\] PM: \(Image size after compression.*\)/kernel: \1/p' "$_c" |
+			-e 's/^[^ ]* \[ *[0-9.]*\] PM: \(Image size after compression.*\)/kernel: \1/p' \
+			-e 's/^[^ ]* \[ *[0-9.]*\] PM: \(Using [0-9]* thread(s) for .*compression\)/kernel: \1/p' \
+			"$_c" |
 			while read -r _l; do note "$(basename "$_c" .console): $_l"; done
 	done
 }
