@@ -39,12 +39,15 @@
 # Knobs: REPEAT (rounds, default 3); BENCH_MIB (fills in MiB, default "256 1024");
 # BENCH_SMP (vCPU counts, default "1 2"); BENCH_MEM (guest MiB for every fill, default
 # as above); TORPOR_TEST_KERNEL (the kernels, see tests/qemu/kernels.sh);
-# TORPOR_QEMU_TIMEOUT (seconds per boot, default 180, 600 above 256 MiB).
+# TORPOR_QEMU_TIMEOUT (seconds per boot, default 180, 600 above 256 MiB);
+# BENCH_REPORT=FILE prints the tables of an earlier run's results file, running nothing.
 #
-# Duration (TCG on 2 host cores shared with other work; rounds of both kernels, torpor
-# and kernel): a 256 MiB round takes about 4 min at -smp 1 and @SMP2_256@ at -smp 2,
-# a 1 GiB round about @ROUND_1G@, so the default matrix (3 rounds x 256 and 1024 MiB x
-# -smp 1 and 2) takes about @FULL@.  REPEAT=1 BENCH_MIB=256 BENCH_SMP=1: about 4 min.
+# Duration, measured under TCG on 2 host cores shared with other QEMU guests (load
+# average 4-5), one round on both kernels (6.1 and 6.12, torpor and kernel each):
+# 256 MiB about 5 min at -smp 1 and 4-6 min at -smp 2; 1 GiB 6-12 min at -smp 1 and
+# about as long at -smp 2.  So the default matrix (3 rounds x 256 and 1024 MiB x
+# -smp 1 and 2) takes about 1.5 hours, up to 2 on a loaded host;
+# REPEAT=1 BENCH_MIB=256 BENCH_SMP=1 about 5 min.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -161,36 +164,50 @@ report() {
 	done
 }
 
-mkdir -p "$res"
-rm -f "$res"/*.log "$res"/*.summary "$res/tap"
-: >"$raw"
-if ! trees=$(sh "$qdir/kernels.sh"); then
-	echo "bench: cannot fetch the test kernels (see the messages above)" >&2
-	exit 1
-fi
-pkgs=
-for t in $trees; do
-	pkgs="$pkgs ${t##*/}"
-done
-
-start=$(date +%s)
-for mib in $mibs; do
-	mem=${BENCH_MEM:-$((mib * 4 > 1024 ? mib * 4 : 1024))}
-	swap=$((mib * 2 > 1024 ? mib * 2 : 1024))M
-	tmo=${TORPOR_QEMU_TIMEOUT:-$((mib > 256 ? 600 : 180))}
-	for smp in $smps; do
-		say "$mib MiB fill, -smp $smp, guest $mem MiB, swap disk $swap: $repeat rounds"
-		i=1
-		while [ "$i" -le "$repeat" ]; do
-			for p in $pkgs; do
-				run_one torpor 01-roundtrip "$p" "$mib" "$smp" "$i"
-				run_one kernel 90-kernel-reference "$p" "$mib" "$smp" "$i"
+# run_all: every round of every fill and vCPU count, on every kernel
+run_all() {
+	mkdir -p "$res"
+	rm -f "$res"/*.log "$res"/*.summary "$res/tap"
+	: >"$raw"
+	if ! trees=$(sh "$qdir/kernels.sh"); then
+		echo "bench: cannot fetch the test kernels (see the messages above)" >&2
+		exit 1
+	fi
+	pkgs=
+	for t in $trees; do
+		pkgs="$pkgs ${t##*/}"
+	done
+	for mib in $mibs; do
+		mem=${BENCH_MEM:-$((mib * 4 > 1024 ? mib * 4 : 1024))}
+		swap=$((mib * 2 > 1024 ? mib * 2 : 1024))M
+		tmo=${TORPOR_QEMU_TIMEOUT:-$((mib > 256 ? 600 : 180))}
+		for smp in $smps; do
+			say "$mib MiB fill, -smp $smp, guest $mem MiB, swap disk $swap: $repeat rounds"
+			i=1
+			while [ "$i" -le "$repeat" ]; do
+				for p in $pkgs; do
+					run_one torpor 01-roundtrip "$p" "$mib" "$smp" "$i"
+					run_one kernel 90-kernel-reference "$p" "$mib" "$smp" "$i"
+				done
+				i=$((i + 1))
 			done
-			i=$((i + 1))
 		done
 	done
-done
-rm -f "$res/tap"
+	rm -f "$res/tap"
+}
+
+start=$(date +%s)
+if [ -n "${BENCH_REPORT:-}" ]; then
+	# the tables of an earlier run: its fills, vCPU counts and rounds
+	raw=$BENCH_REPORT
+	[ -f "$raw" ] || { echo "bench: no results file '$raw'" >&2; exit 2; }
+	mibs=${BENCH_MIB:-$(awk '!seen[$2]++ { print $2 }' "$raw")}
+	smps=${BENCH_SMP:-$(awk '!seen[$3]++ { print $3 }' "$raw")}
+	repeat=$(awk '$4 > n { n = $4 } END { print n + 0 }' "$raw")
+	failed=$(awk '$6 == "failed"' "$raw" | wc -l)
+else
+	run_all
+fi
 
 kernels=$(awk '!seen[$1]++ { print $1 }' "$raw")
 for k in $kernels; do
@@ -201,8 +218,9 @@ for k in $kernels; do
 	done
 done
 echo
-say "medians of $repeat rounds x 2 hibernations and 2 restores each (image MiB: 1 a round)," \
-	"$(($(date +%s) - start)) s in all; raw values in ${raw#"$top"/}"
+[ -n "${BENCH_REPORT:-}" ] || took=", $(($(date +%s) - start)) s in all"
+say "medians of $repeat rounds x 2 hibernations and 2 restores each (image MiB: 1 a round)${took:-};" \
+	"raw values in ${raw#"$top"/}"
 if [ "$failed" -gt 0 ]; then
 	say "$failed scenario runs failed and are not counted"
 	exit 1
