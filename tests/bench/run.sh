@@ -116,6 +116,11 @@ run_one() {
 		cp "$out/$_k-$2/summary" "$res/$_k-${4}M-smp$5-r$6-$2.summary"
 		collect "$1" "$out/$_k-$2/summary" "$_k $4 $5 $6 $1"
 		say "$4 MiB, -smp $5, round $6: $_k: $1 ($2) ok, $_took s"
+		# each round writes twice and loads twice: say when a line was not found
+		for _m in write load hib res; do
+			_n=$(vals "$_k" "$4" "$5" "$1" "$_m" "$6" | wc -l)
+			[ "$_n" -eq 2 ] || say "  warning: $_n $_m values in this round, not 2 (see the summary)"
+		done
 		return 0
 	fi
 	_k=$(sed -n 's/^not ok [0-9]* - \([^:]*\): .*/\1/p' "$_tap" | head -n 1)
@@ -127,10 +132,11 @@ run_one() {
 	say "$4 MiB, -smp $5, round $6: $_k: $1 ($2) FAILED, $_took s, see ${_log#"$top"/}"
 }
 
-# vals KERNEL MIB SMP TOOL METRIC: the values of one metric, one a line
+# vals KERNEL MIB SMP TOOL METRIC [ROUND]: the values of one metric, one a line
 vals() {
-	awk -v k="$1" -v m="$2" -v s="$3" -v t="$4" -v x="$5" \
-		'$1 == k && $2 == m && $3 == s && $5 == t && $6 == x { print $7 }' "$raw"
+	awk -v k="$1" -v m="$2" -v s="$3" -v t="$4" -v x="$5" -v r="${6:-}" \
+		'$1 == k && $2 == m && $3 == s && $5 == t && $6 == x && (r == "" || $4 == r) { print $7 }' \
+		"$raw"
 }
 
 # report KERNEL MIB SMP: the table of one kernel, fill and vCPU count
