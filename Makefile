@@ -13,6 +13,10 @@
 #   TORPOR_TEST_KERNEL   a Debian kernel package name for check-qemu (default: what
 #                        linux-image-amd64 depends on, plus the newest 6.12)
 #   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)
+#   REPEAT, BENCH_MIB, BENCH_SMP, BENCH_MEM   `make bench`: rounds (default 3), workload
+#                        fills in MiB (default "256 1024"), vCPU counts (default "1 2"),
+#                        guest MiB (default the larger of 1024 and 4 x the fill); see
+#                        tests/bench/run.sh
 #
 # Targets: all (default), check, check-klibc, check-man, check-qemu, test (= check +
 # check-qemu), demo, bench, bench-hash, bench-host, fuzz, deb (the Debian package, with lintian),

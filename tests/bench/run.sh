@@ -1,71 +1,233 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# make bench: torpor against the kernel's own hibernation, in the same VM, same run.
+# make bench: torpor against the kernel's own hibernation, phase by phase, in the same
+# VM and the same run.
 #
-# Runs tests/qemu 01-roundtrip (torpor) and 90-kernel-reference (the kernel's
-# writer and loader) REPEAT times each, alternating, on each test kernel; both
-# hibernate the same 256 MiB workload twice and restore it twice.  Reports the
-# median hibernate time (the "hibernating" marker to the VM's power-off), the
-# median restore time (resume start to the workload running again) and the image
-# size, with torpor/kernel ratios (below 1.00 = torpor is faster or smaller), and
-# torpor's peak memory (resident KiB) in torpor-suspend and torpor-resume.
-# Knobs: REPEAT (default 3), TORPOR_TEST_KERNEL (see tests/qemu/kernels.sh).
+# For each workload fill (BENCH_MIB) and vCPU count (BENCH_SMP), on each test kernel,
+# runs tests/qemu 01-roundtrip (torpor) and 90-kernel-reference (the kernel's writer
+# and loader) REPEAT times, alternating, torpor first.  Each round hibernates the
+# workload twice and restores it twice.  Per kernel, fill and vCPU count it prints the
+# medians of each metric, torpor's, the kernel's and torpor/kernel (below 1.00 =
+# torpor is faster or smaller).  The phases are the times the guest prints:
+#   write s       snapshot taken -> image committed: torpor-suspend's "image saved:
+#                 ... in S s" (CREATE_IMAGE returned 1 -> root record on the disk),
+#                 the kernel's "PM: hibernation: Wrote N kbytes in S seconds" (its
+#                 save loop: first data page -> last write done)
+#   load s        first read -> last page fed: torpor-resume's "image loaded in N ms",
+#                 the kernel's "PM: hibernation: Read N kbytes in S seconds"
+# and end to end, from the console's timestamps (see note_boot in tests/qemu/lib-boot.sh):
+#   hibernate s   the "=== hibernating" marker -> the VM's power-off
+#   restore s     "=== resume-start" (before the resume step) -> "=== resumed"
+# and sizes:
+#   snapshot MiB  what the snapshot holds: torpor's "X MiB in memory", the kernel's
+#                 Wrote kbytes (both uncompressed)
+#   image MiB     the swap disk's allocated MiB after the first hibernation: the disk
+#                 is a fresh sparse file, so this is the image on the disk, either writer
+#   compress threads  torpor's "N compression threads", the kernel's "Using N
+#                 thread(s) for compression"
+#   suspend peak KiB, resume peak KiB: torpor's peak resident memory (kernel: -)
+# The guest gets 1024 MiB, or 4 x the fill if that is more: the kernel needs free
+# memory about the size of the snapshot, and its default image_size (2/5 of RAM) must
+# hold the whole snapshot, or the kernel first reclaims memory down to image_size,
+# swapping the workload out (with 3 x a 1 GiB fill, the second hibernation's snapshot
+# came out at 850 MiB).  The swap disk is 1G, or 2 x the fill.
+# A round whose scenario fails (any of its checks) is reported and not counted, and
+# the exit status is then 1.  Raw values go to tests/qemu/out/bench/results, one a
+# line: kernel MiB smp round tool metric value; beside it each round's summary, and the
+# log of each failed one.
+#
+# Knobs: REPEAT (rounds, default 3); BENCH_MIB (fills in MiB, default "256 1024");
+# BENCH_SMP (vCPU counts, default "1 2"); BENCH_MEM (guest MiB for every fill, default
+# as above); TORPOR_TEST_KERNEL (the kernels, see tests/qemu/kernels.sh);
+# TORPOR_QEMU_TIMEOUT (seconds per boot, default 180, 600 above 256 MiB);
+# BENCH_REPORT=FILE prints the tables of an earlier run's results file, running nothing.
+#
+# Duration, measured under TCG on 2 host cores shared with other QEMU guests (load
+# average 4-5), one round on both kernels (6.1 and 6.12, torpor and kernel each):
+# 256 MiB about 5 min at -smp 1 and 4-6 min at -smp 2; 1 GiB 6-12 min at -smp 1 and
+# about as long at -smp 2.  So the default matrix (3 rounds x 256 and 1024 MiB x
+# -smp 1 and 2) takes about 1.5 hours, up to 2 on a loaded host;
+# REPEAT=1 BENCH_MIB=256 BENCH_SMP=1 about 5 min.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-out=$top/tests/qemu/out
+qdir=$top/tests/qemu
+out=$qdir/out
+res=$out/bench
+raw=$res/results
 repeat=${REPEAT:-3}
-data=$(mktemp -d)
-trap 'rm -rf "$data"' EXIT
+mibs=${BENCH_MIB:-256 1024}
+smps=${BENCH_SMP:-1 2}
+failed=0
 
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+say() { echo "# $*"; }
 
-# collect SCENARIO KEY: append the numbers of each summary to $data/KEY-{hib,res,size}
+median() {
+	sort -n | awk '{ v[NR] = $1 }
+	END {
+		if (NR == 0)
+			print "-"
+		else if (NR % 2)
+			print v[(NR + 1) / 2]
+		else if ((m = (v[NR / 2] + v[NR / 2 + 1]) / 2) == int(m))
+			print m
+		else
+			printf "%.2f\n", m
+	}'
+}
+
+# collect TOOL SUMMARY PREFIX: the numbers of one scenario's summary, as lines
+# "PREFIX metric value" of $raw
 collect() {
-	for s in "$out"/*-"$1"/summary; do
-		[ -f "$s" ] || continue
-		k=$(basename "$(dirname "$s")")
-		k=${k%-"$1"}
-		sed -n 's/.*hibernated in \([0-9.]*\) s.*/\1/p' "$s" >>"$data/$k-$2-hib"
-		sed -n 's/.*restored in \([0-9.]*\) s.*/\1/p' "$s" >>"$data/$k-$2-res"
-		# image size in MiB: torpor's "written" line, the kernel's compressed size (6.12)
-		sed -n -e 's/.*MiB in memory, \([0-9]*\) MiB written.*/\1/p' \
-			-e 's/.*Image size after compression: \([0-9]*\) kbytes.*/\1/p' "$s" |
-			awk '{ print ($1 > 100000 ? int($1 / 1024) : $1) }' >>"$data/$k-$2-size"
-		# torpor's peak memory (KiB) while writing and while loading
-		sed -n 's/.*image saved: .*peak memory \([0-9]*\) KiB.*/\1/p' "$s" >>"$data/$k-$2-spk"
-		sed -n 's/.*image loaded .*peak memory \([0-9]*\) KiB.*/\1/p' "$s" >>"$data/$k-$2-rpk"
+	{
+		sed -n 's/.*hibernated in \([0-9.]*\) s.*/hib \1/p' "$2"
+		sed -n 's/.*restored in \([0-9.]*\) s.*/res \1/p' "$2"
+		sed -n 's/^boot 1: .*swap disk \([0-9]*\) MiB allocated.*/disk \1/p' "$2"
+		# one sed a metric: an s///p that matched has replaced the line for the next -e
+		if [ "$1" = torpor ]; then
+			sed -n 's/.*torpor: image saved: .* in \([0-9.]*\) s, .*/write \1/p' "$2"
+			sed -n 's/.*torpor: image saved: \([0-9]*\) MiB in memory.*/snap \1/p' "$2"
+			sed -n 's/.*torpor: image loaded in \([0-9]*\) ms.*/loadms \1/p' "$2"
+			sed -n 's/.*torpor: image saved: .*peak memory \([0-9]*\) KiB.*/spk \1/p' "$2"
+			sed -n 's/.*torpor: image loaded .*peak memory \([0-9]*\) KiB.*/rpk \1/p' "$2"
+			sed -n 's/.*torpor: image saved: .* \([0-9]*\) compression threads*$/thr \1/p' "$2"
+		else
+			sed -n 's/.*kernel: .*Wrote [0-9]* kbytes in \([0-9.]*\) seconds.*/write \1/p' "$2"
+			sed -n 's/.*kernel: .*Wrote \([0-9]*\) kbytes.*/snapkb \1/p' "$2"
+			sed -n 's/.*kernel: .*Read [0-9]* kbytes in \([0-9.]*\) seconds.*/load \1/p' "$2"
+			sed -n 's/.*kernel: Using \([0-9]*\) thread(s) for \([a-z0-9]* \)*compression.*/thr \1/p' "$2"
+		fi
+	} | awk -v p="$3" '
+	$1 == "loadms" { printf "%s load %.3f\n", p, $2 / 1000; next }
+	$1 == "snapkb" { printf "%s snap %.0f\n", p, $2 / 1024; next }
+	{ print p, $1, $2 }' >>"$raw"
+}
+
+# run_one TOOL SCENARIO PACKAGE MIB SMP ROUND: one scenario on one kernel; its
+# numbers go to $raw, or a "failed" line and its log to $res
+run_one() {
+	_tap=$res/tap
+	_t0=$(date +%s)
+	TORPOR_TEST_KERNEL=$3 TORPOR_TEST_MIB=$4 TORPOR_TEST_SMP=$5 TORPOR_QEMU_MEM=$mem \
+		TORPOR_TEST_SWAP=$swap TORPOR_QEMU_TIMEOUT=$tmo sh "$qdir/run.sh" "$2" >"$_tap" 2>&1
+	_took=$(($(date +%s) - _t0))
+	_k=$(sed -n "s/^ok [0-9]* - \([^:]*\): $2: .*/\1/p" "$_tap")
+	if [ -n "$_k" ] && [ -f "$out/$_k-$2/summary" ]; then
+		cp "$out/$_k-$2/summary" "$res/$_k-${4}M-smp$5-r$6-$2.summary"
+		collect "$1" "$out/$_k-$2/summary" "$_k $4 $5 $6 $1"
+		say "$4 MiB, -smp $5, round $6: $_k: $1 ($2) ok, $_took s"
+		# each round writes twice and loads twice: say when a line was not found
+		for _m in write load hib res; do
+			_n=$(vals "$_k" "$4" "$5" "$1" "$_m" "$6" | wc -l)
+			[ "$_n" -eq 2 ] || say "  warning: $_n $_m values in this round, not 2 (see the summary)"
+		done
+		return 0
+	fi
+	_k=$(sed -n 's/^not ok [0-9]* - \([^:]*\): .*/\1/p' "$_tap" | head -n 1)
+	[ -n "$_k" ] || _k=$3
+	_log=$res/$_k-${4}M-smp$5-r$6-$2.log
+	cp "$out/$_k-$2.log" "$_log" 2>/dev/null || cp "$_tap" "$_log"
+	echo "$_k $4 $5 $6 $1 failed 1" >>"$raw"
+	failed=$((failed + 1))
+	say "$4 MiB, -smp $5, round $6: $_k: $1 ($2) FAILED, $_took s, see ${_log#"$top"/}"
+}
+
+# vals KERNEL MIB SMP TOOL METRIC [ROUND]: the values of one metric, one a line
+vals() {
+	awk -v k="$1" -v m="$2" -v s="$3" -v t="$4" -v x="$5" -v r="${6:-}" \
+		'$1 == k && $2 == m && $3 == s && $5 == t && $6 == x && (r == "" || $4 == r) { print $7 }' \
+		"$raw"
+}
+
+# report KERNEL MIB SMP: the table of one kernel, fill and vCPU count
+report() {
+	_ok_t=$(vals "$1" "$2" "$3" torpor hib | wc -l)
+	_ok_k=$(vals "$1" "$2" "$3" kernel hib | wc -l)
+	_bad_t=$(vals "$1" "$2" "$3" torpor failed | wc -l)
+	_bad_k=$(vals "$1" "$2" "$3" kernel failed | wc -l)
+	[ $((_ok_t + _ok_k + _bad_t + _bad_k)) -gt 0 ] || return 0
+	echo
+	echo "## $1, $2 MiB fill, -smp $3: hibernations counted: torpor $_ok_t, kernel $_ok_k;" \
+		"failed rounds: torpor $_bad_t, kernel $_bad_k"
+	printf '%-18s %10s %10s %7s\n' metric torpor kernel ratio
+	for _m in write load hib res snap disk thr spk rpk; do
+		_t=$(vals "$1" "$2" "$3" torpor "$_m" | median)
+		_r=$(vals "$1" "$2" "$3" kernel "$_m" | median)
+		case $_m in
+		write) _name="write s" ;;
+		load) _name="load s" ;;
+		hib) _name="hibernate s" ;;
+		res) _name="restore s" ;;
+		snap) _name="snapshot MiB" ;;
+		disk) _name="image MiB" ;;
+		thr) _name="compress threads" ;;
+		spk) _name="suspend peak KiB" ;;
+		rpk) _name="resume peak KiB" ;;
+		esac
+		_ratio=$(awk -v a="$_t" -v b="$_r" \
+			'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
+		printf '%-18s %10s %10s %7s\n' "$_name" "$_t" "$_r" "$_ratio"
 	done
 }
 
-i=1
-while [ "$i" -le "$repeat" ]; do
-	echo "# round $i of $repeat"
-	sh "$top/tests/qemu/run.sh" 01-roundtrip >/dev/null 2>&1 || echo "# round $i: 01-roundtrip failed"
-	collect 01-roundtrip torpor
-	sh "$top/tests/qemu/run.sh" 90-kernel-reference >/dev/null 2>&1 ||
-		echo "# round $i: 90-kernel-reference failed"
-	collect 90-kernel-reference kernel
-	i=$((i + 1))
-done
+# run_all: every round of every fill and vCPU count, on every kernel
+run_all() {
+	mkdir -p "$res"
+	rm -f "$res"/*.log "$res"/*.summary "$res/tap"
+	: >"$raw"
+	if ! trees=$(sh "$qdir/kernels.sh"); then
+		echo "bench: cannot fetch the test kernels (see the messages above)" >&2
+		exit 1
+	fi
+	pkgs=
+	for t in $trees; do
+		pkgs="$pkgs ${t##*/}"
+	done
+	for mib in $mibs; do
+		mem=${BENCH_MEM:-$((mib * 4 > 1024 ? mib * 4 : 1024))}
+		swap=$((mib * 2 > 1024 ? mib * 2 : 1024))M
+		tmo=${TORPOR_QEMU_TIMEOUT:-$((mib > 256 ? 600 : 180))}
+		for smp in $smps; do
+			say "$mib MiB fill, -smp $smp, guest $mem MiB, swap disk $swap: $repeat rounds"
+			i=1
+			while [ "$i" -le "$repeat" ]; do
+				for p in $pkgs; do
+					run_one torpor 01-roundtrip "$p" "$mib" "$smp" "$i"
+					run_one kernel 90-kernel-reference "$p" "$mib" "$smp" "$i"
+				done
+				i=$((i + 1))
+			done
+		done
+	done
+	rm -f "$res/tap"
+}
 
-printf '%-10s %-10s %10s %10s %7s\n' kernel metric torpor kernel ratio
-for f in "$data"/*-torpor-hib; do
-	[ -f "$f" ] || continue
-	k=$(basename "$f")
-	k=${k%-torpor-hib}
-	for m in hib res size spk rpk; do
-		t=$(median <"$data/$k-torpor-$m")
-		r=$(median <"$data/$k-kernel-$m" 2>/dev/null || echo -)
-		case $m in
-		hib) name="hibernate s" ;;
-		res) name="restore s" ;;
-		size) name="image MiB" ;;
-		spk) name="suspend peak KiB" ;;
-		rpk) name="resume peak KiB" ;;
-		esac
-		ratio=$(awk -v a="$t" -v b="$r" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
-		printf '%-10s %-12s %8s %10s %7s\n' "$k" "$name" "$t" "$r" "$ratio"
+start=$(date +%s)
+if [ -n "${BENCH_REPORT:-}" ]; then
+	# the tables of an earlier run: its fills, vCPU counts and rounds
+	raw=$BENCH_REPORT
+	[ -f "$raw" ] || { echo "bench: no results file '$raw'" >&2; exit 2; }
+	mibs=${BENCH_MIB:-$(awk '!seen[$2]++ { print $2 }' "$raw")}
+	smps=${BENCH_SMP:-$(awk '!seen[$3]++ { print $3 }' "$raw")}
+	repeat=$(awk '$4 > n { n = $4 } END { print n + 0 }' "$raw")
+	failed=$(awk '$6 == "failed"' "$raw" | wc -l)
+else
+	run_all
+fi
+
+kernels=$(awk '!seen[$1]++ { print $1 }' "$raw")
+for k in $kernels; do
+	for mib in $mibs; do
+		for smp in $smps; do
+			report "$k" "$mib" "$smp"
+		done
 	done
 done
-echo "# medians of $repeat rounds x 2 hibernations and 2 restores each"
+echo
+[ -n "${BENCH_REPORT:-}" ] || took=", $(($(date +%s) - start)) s in all"
+say "medians of $repeat rounds x 2 hibernations and 2 restores each (image MiB: 1 a round)${took:-};" \
+	"raw values in ${raw#"$top"/}"
+if [ "$failed" -gt 0 ]; then
+	say "$failed scenario runs failed and are not counted"
+	exit 1
+fi

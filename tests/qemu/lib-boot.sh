@@ -8,10 +8,10 @@
 # setting BOOT_INITRD (default $INITRD), BOOT_CMDLINE (the parameters before PARAMS),
 # BOOT_TIMEOUT (default $QEMU_TIMEOUT) and BOOT_ROOT_OPTS (-drive options of
 # $T/root.img, default ",snapshot=on"; set it empty to keep what the guest writes).
-# BOOT_QEMU_OPTS adds QEMU options (split on spaces), BOOT_KERNEL replaces $VMLINUZ
-# and BOOT_MEM replaces $QEMU_MEM; BOOT_WATCH names a file that gets the raw console
-# as it comes (the console file is written in blocks).  A boot that boot_cut killed on purpose
-# ($T/bootN.cut exists) is not a timeout.
+# BOOT_QEMU_OPTS adds QEMU options (split on spaces), BOOT_KERNEL replaces $VMLINUZ,
+# BOOT_MEM replaces $QEMU_MEM and BOOT_SMP $QEMU_SMP (the vCPUs); BOOT_WATCH names a
+# file that gets the raw console as it comes (the console file is written in blocks).
+# A boot that boot_cut killed on purpose ($T/bootN.cut exists) is not a timeout.
 boot() {
 	_n=$1
 	shift
@@ -31,8 +31,9 @@ boot() {
 	_t0=$(now)
 	{
 		# shellcheck disable=SC2086 # BOOT_QEMU_OPTS is a list of words
-		timeout -k 10 "${BOOT_TIMEOUT:-$QEMU_TIMEOUT}" "$QEMU" -accel tcg -smp 1 \
-			-m "${BOOT_MEM:-$QEMU_MEM}" -no-reboot -nographic -nic none ${BOOT_QEMU_OPTS:-} \
+		timeout -k 10 "${BOOT_TIMEOUT:-$QEMU_TIMEOUT}" "$QEMU" -accel tcg \
+			-smp "${BOOT_SMP:-$QEMU_SMP}" -m "${BOOT_MEM:-$QEMU_MEM}" -no-reboot -nographic \
+			-nic none ${BOOT_QEMU_OPTS:-} \
 			-kernel "${BOOT_KERNEL:-$VMLINUZ}" -initrd "${BOOT_INITRD:-$INITRD}" \
 			-drive "file=$T/root.img,format=raw,if=virtio${BOOT_ROOT_OPTS-,snapshot=on}" \
 			-drive file="$T/swap.img",format=raw,if=virtio \
@@ -93,7 +94,6 @@ boot_cut() {
 	fi
 }
 
-# note_boot N: boot N's wall time, and when it hibernated and resumed
 # hibernate_first N [PARAM...]: boot N starts a 64 MiB workload and hibernates it
 # with torpor-suspend; the VM is off and torpor's image is on the swap disk
 hibernate_first() {
@@ -106,6 +106,9 @@ hibernate_first() {
 	expect_sig S2SUSPEND "after hibernating"
 }
 
+# note_boot N: boot N's wall time, and when it hibernated and resumed; after a
+# hibernation, the swap disk's allocated MiB (a sparse file: after the first
+# hibernation, the image's size on the disk, whoever wrote it)
 note_boot() {
 	_took=$(cat "$T/boot$1.took")
 	_init=$(stamp "$1" init)
@@ -117,6 +120,8 @@ note_boot() {
 	_hb=$(stamp "$1" hibernating)
 	if [ -n "$_hb" ] && [ -z "$(stamp "$1" hibernate-failed)" ]; then
 		_line="$_line, hibernated in $(sub "$_took" "$_hb") s"
+		_kib=$(du -k "$T/swap.img" 2>/dev/null | cut -f 1)
+		[ -z "$_kib" ] || _line="$_line, swap disk $((_kib / 1024)) MiB allocated"
 	fi
 	[ -z "$_init" ] || _line="$_line)"
 	note "$_line"

@@ -58,19 +58,28 @@ expect_sig() {
 # note TEXT: one line of the summary run.sh prints under the TAP line
 note() { echo "$*" >>"$T/summary"; }
 
-# note_torpor: torpor's own size and speed lines, from every boot
+# note_torpor: torpor's own size and speed lines, from every boot; torpor-resume's
+# line also goes to /dev/kmsg, and that copy is taken when the two got interleaved
+# on the console (two vCPUs) and the line of its own is broken (a copy appended to
+# a whole line is cut off)
 note_torpor() {
 	for _c in "$T"/boot*.console; do
-		sed -n 's/^[^ ]* \(torpor: image \(saved\|loaded\).*\)/\1/p' "$_c" |
-			while read -r _l; do note "$(basename "$_c" .console): $_l"; done
+		for _w in saved loaded; do
+			_l=$(sed -n "s/^[^ ]* \(torpor: image $_w.*\)/\1/p" "$_c" |
+				sed 's/\[ *[0-9.]*\] torpor: .*//')
+			[ -n "$_l" ] || _l=$(sed -n "s/.*\] \(torpor: image $_w.*\)/\1/p" "$_c")
+			[ -z "$_l" ] || printf '%s\n' "$_l"
+		done | while read -r _l; do note "$(basename "$_c" .console): $_l"; done
 	done
 }
 
-# note_kernel: the kernel's size and speed lines of its own hibernation
+# note_kernel: the kernel's size, speed and compression-thread lines of its own hibernation
 note_kernel() {
 	for _c in "$T"/boot*.console; do
 		sed -n -e 's/^[^ ]* \[ *[0-9.]*\] PM: \(hibernation: \(Wrote\|Read\) .*\)/kernel: \1/p' \
-			-e 's/^[^ ]* \[ *[0-9.]*\] PM: \(Image size after compression.*\)/kernel: \1/p' "$_c" |
+			-e 's/^[^ ]* \[ *[0-9.]*\] PM: \(Image size after compression.*\)/kernel: \1/p' \
+			-e 's/^[^ ]* \[ *[0-9.]*\] PM: \(Using [0-9]* thread(s) for .*compression\)/kernel: \1/p' \
+			"$_c" |
 			while read -r _l; do note "$(basename "$_c" .console): $_l"; done
 	done
 }

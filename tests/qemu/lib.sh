@@ -14,7 +14,9 @@
 #
 # Knobs: V=1 streams the guest console; TORPOR_CACHE (kernel cache, default .cache/);
 # TORPOR_QEMU_TIMEOUT (seconds per boot, default 180; a boot takes 5-20 s);
-# TORPOR_QEMU_MEM (MiB, default 1024); TORPOR_TEST_MIB (workload size, default 256);
+# TORPOR_QEMU_MEM (MiB, default 1024); TORPOR_TEST_SMP (vCPUs, default 1);
+# TORPOR_TEST_MIB (workload size, default 256); TORPOR_TEST_SWAP (swap disk size for
+# truncate -s, default 1G);
 # TORPOR_BUILD (default build/); QEMU (default qemu-system-x86_64);
 # the guest gets the test build of torpor-suspend ($BUILD/test/, with the fault
 # injection of suspend/testhook.h), the boot-integration tests the installed one;
@@ -35,8 +37,10 @@ QEMU_TIMEOUT=${TORPOR_QEMU_TIMEOUT:-180}
 # shellcheck disable=SC2034
 QEMU_MEM=${TORPOR_QEMU_MEM:-1024}
 # shellcheck disable=SC2034
+QEMU_SMP=${TORPOR_TEST_SMP:-1}
+# shellcheck disable=SC2034
 TEST_MIB=${TORPOR_TEST_MIB:-256}
-SWAP_SIZE=1G
+SWAP_SIZE=${TORPOR_TEST_SWAP:-1G}
 # CONFIG symbol and module name of each driver the guest needs for its disks
 GUEST_DRIVERS="VIRTIO_PCI:virtio_pci VIRTIO_BLK:virtio_blk"
 
