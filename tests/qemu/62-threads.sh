@@ -17,7 +17,7 @@ test_setup() {
 
 test_run() {
 	# shellcheck disable=SC2034 # read by boot
-	BOOT_QEMU_OPTS="-smp 2"
+	BOOT_SMP=2
 	boot 1 torpor_test=hibernate torpor_cycles=2 torpor_opts=--threads=4,--compress=lz4hc:4
 	note_boot 1
 	expect 1 normal-boot workload-started hibernating
@@ -39,7 +39,7 @@ test_run() {
 	expect 3 poweroff
 	expect_sig SWAPSPACE2 "after the last resume"
 	# shellcheck disable=SC2034
-	BOOT_QEMU_OPTS=
+	BOOT_SMP=
 	note_torpor
 }
 
