@@ -22,6 +22,17 @@
 #include "readahead.h"
 
 #define FAIL(l, what, err) ((l)->failed = (what), (err))
+#define FEED_IOV 256		/* pages per writev(): one system call, the kernel takes a page a call */
+
+/*
+ * /dev/snapshot takes one page per write; writev() hands it many in one system
+ * call (the kernel loops over the iovecs, calling its write for each, and stops
+ * at the first one it takes short or refuses).
+ */
+static ssize_t write_pages(int fd, const struct iovec *iov, int cnt)
+{
+	return writev(fd, iov, cnt);
+}
 
 /**
  * loader_init() - set up reading from @dev_fd
@@ -35,7 +46,7 @@ int loader_init(struct loader *l, int dev_fd, uint64_t dev_bytes, uint64_t heade
 	l->ps = page_size;
 	l->dev_bytes = dev_bytes;
 	l->header_offset = header_offset;
-	l->write_page = write;
+	l->write_pages = write_pages;
 	l->fork_reader = fork;
 	if (header_offset > dev_bytes || dev_bytes - header_offset < page_size)
 		return FAIL(l, "resume_offset lies beyond the end of the device", -ENOSPC);
@@ -194,20 +205,28 @@ uint64_t loader_block_offset(const struct loader *l, uint32_t block)
 /* Hand whole pages to the kernel; each write() must take exactly one page. */
 static int feed_pages(struct loader *l, int snap_fd, const uint8_t *buf, size_t len)
 {
-	size_t off;
+	struct iovec iov[FEED_IOV];
+	size_t off = 0;
 	ssize_t n;
+	int cnt;
 
-	for (off = 0; off < len; off += l->ps) {
-		n = l->write_page(snap_fd, buf + off, l->ps);
-		if (n < 0 && errno == EINTR) {
-			off -= l->ps;
-			continue;
+	while (off < len) {
+		for (cnt = 0; cnt < FEED_IOV && off + (size_t)cnt * l->ps < len; cnt++) {
+			iov[cnt].iov_base = (void *)(buf + off + (size_t)cnt * l->ps);
+			iov[cnt].iov_len = l->ps;
 		}
+		n = l->write_pages(snap_fd, iov, cnt);
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0)
 			return FAIL(l, "the kernel refused a page of the image", -errno);
-		if ((size_t)n != l->ps)
+		if (n % l->ps)
+			return FAIL(l, "the kernel took part of a page", -EIO);
+		if (n == 0)
 			return FAIL(l, "the kernel wanted fewer pages than the image holds", -EFBIG);
-		l->fed_bytes += l->ps;
+		/* fewer than asked: it stopped at a page; the next call says why (0 or -errno) */
+		off += (size_t)n;
+		l->fed_bytes += (uint64_t)n;
 	}
 	return 0;
 }
@@ -222,7 +241,7 @@ static int drain(struct loader *l, int snap_fd, uint8_t *zero)
 	ssize_t n;
 
 	memset(zero, 0, l->ps);
-	n = l->write_page(snap_fd, zero, l->ps);
+	n = l->write_pages(snap_fd, &(struct iovec){ zero, l->ps }, 1);
 	if (n < 0)
 		return FAIL(l, "the kernel refused the end of the image", -errno);
 	if (n != 0)

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include "image.h"
 
@@ -28,7 +29,8 @@ struct loader {
 	uint32_t failed_block;		/* the block, when a block check failed */
 	uint64_t fed_bytes;		/* stream bytes handed to the kernel */
 	void (*progress)(uint64_t done, uint64_t total);
-	ssize_t (*write_page)(int fd, const void *buf, size_t len);	/* tests replace it */
+	/* writev() to /dev/snapshot, a page per iovec; tests replace it */
+	ssize_t (*write_pages)(int fd, const struct iovec *iov, int cnt);
 	pid_t (*fork_reader)(void);	/* fork(); tests make it fail */
 	uint32_t readahead_slots;	/* ring slots of the last feed, 0: read synchronously */
 	pid_t reader_pid;		/* the read-ahead process while loader_feed() runs */

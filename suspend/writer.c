@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "blkio.h"
@@ -20,6 +21,8 @@
 #include "snapshot.h"
 #include "taskwait.h"
 #include "writer.h"
+
+#define READ_IOV	256	/* pages per readv() */
 
 
 /**
@@ -216,22 +219,31 @@ static int sync_dev(int fd)
 	return 0;
 }
 
-/* Stage 1: one block of the stream, one whole page per read() (kernel rule). */
+/*
+ * Stage 1: one block of the stream.  /dev/snapshot gives one page per read();
+ * readv() asks for many in one system call (the kernel calls its read once per
+ * iovec and stops at the first short one).  A partial page is an error.
+ */
 static int read_block(struct writer *w, uint8_t *raw, size_t len)
 {
-	size_t off;
+	struct iovec iov[READ_IOV];
+	size_t off = 0;
 	ssize_t n;
+	int cnt;
 
-	for (off = 0; off < len; off += w->ps) {
-		n = read(w->snap_fd, raw + off, w->ps);
-		if (n < 0 && errno == EINTR) {
-			off -= w->ps;
-			continue;
+	while (off < len) {
+		for (cnt = 0; cnt < READ_IOV && off + (size_t)cnt * w->ps < len; cnt++) {
+			iov[cnt].iov_base = raw + off + (size_t)cnt * w->ps;
+			iov[cnt].iov_len = w->ps;
 		}
+		n = readv(w->snap_fd, iov, cnt);
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0)
 			return -errno;
-		if ((size_t)n != w->ps)
+		if (n == 0 || n % w->ps)
 			return -EIO;	/* the stream ended early, or a partial page */
+		off += (size_t)n;
 	}
 	return 0;
 }

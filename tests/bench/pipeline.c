@@ -70,6 +70,23 @@ static ssize_t sink_write(int fd, const void *buf, size_t len)
 	return (ssize_t)len;
 }
 
+/* writev() as /dev/snapshot's: a page at a time, stopping at the first one not taken */
+static ssize_t sink_writev(int fd, const struct iovec *iov, int cnt)
+{
+	ssize_t done = 0, n;
+	int i;
+
+	for (i = 0; i < cnt; i++) {
+		n = sink_write(fd, iov[i].iov_base, iov[i].iov_len);
+		if (n < 0)
+			return done ? done : n;
+		done += n;
+		if ((size_t)n != iov[i].iov_len)
+			break;
+	}
+	return done;
+}
+
 /*
  * One page of the mix: 30% zero, 25% text-like, 30% binary records (pointers,
  * small integers, padding), 15% random (already compressed data, keys).
@@ -182,7 +199,7 @@ static double run_loader(void)
 		r = loader_read_root(&l);
 	if (r == 0)
 		r = loader_read_meta(&l);
-	l.write_page = sink_write;
+	l.write_pages = sink_writev;
 	if (r == 0)
 		r = loader_feed(&l, -1);
 	t = now() - t0;

@@ -94,6 +94,23 @@ static ssize_t sink_write(int fd, const void *buf, size_t len)
 	return (ssize_t)len;
 }
 
+/* writev() as /dev/snapshot's: a page at a time, stopping at the first one not taken */
+static ssize_t sink_writev(int fd, const struct iovec *iov, int cnt)
+{
+	ssize_t done = 0, n;
+	int i;
+
+	for (i = 0; i < cnt; i++) {
+		n = sink_write(fd, iov[i].iov_base, iov[i].iov_len);
+		if (n < 0)
+			return done ? done : n;
+		done += n;
+		if ((size_t)n != iov[i].iov_len)
+			break;
+	}
+	return done;
+}
+
 static void make_stream(size_t pages)
 {
 	uint32_t x = 12345;
@@ -235,7 +252,7 @@ static int read_image(const char **failed, int invalidate)
 		r = loader_read_meta(&l);
 	if (r == 0 && invalidate)
 		r = loader_invalidate(&l);
-	l.write_page = sink_write;
+	l.write_pages = sink_writev;
 	if (sync_mode)
 		l.fork_reader = failing_fork;
 	if (r == 0 && before_feed)

@@ -56,6 +56,23 @@ static ssize_t sink_write(int fd, const void *buf, size_t len)
 	return (ssize_t)len;
 }
 
+/* writev() as /dev/snapshot's: a page at a time, stopping at the first one not taken */
+static ssize_t sink_writev(int fd, const struct iovec *iov, int cnt)
+{
+	ssize_t done = 0, n;
+	int i;
+
+	for (i = 0; i < cnt; i++) {
+		n = sink_write(fd, iov[i].iov_base, iov[i].iov_len);
+		if (n < 0)
+			return done ? done : n;
+		done += n;
+		if ((size_t)n != iov[i].iov_len)
+			break;
+	}
+	return done;
+}
+
 /* A page mix: zero pages, text-like, repeated binary records, random. */
 static void make_stream(void)
 {
@@ -229,7 +246,7 @@ static int round_trip(void)
 		r = loader_read_root(&l);
 	if (r == 0)
 		r = loader_read_meta(&l);
-	l.write_page = sink_write;
+	l.write_pages = sink_writev;
 	if (r == 0)
 		r = loader_feed(&l, -1);
 	if (r == 0 && (sink_len != stream_len || memcmp(sink, stream, stream_len)))
