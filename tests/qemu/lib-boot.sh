@@ -171,7 +171,7 @@ boot_sleep() {
 	) &
 	_sw=$!
 	_save_opts=${BOOT_QEMU_OPTS:-}
-	BOOT_QEMU_OPTS="$_save_opts ${BOOT_SLEEP_OPTS--global PIIX4_PM.disable_s3=0} -pidfile $T/boot$_sn.pid -monitor unix:$T/boot$_sn.mon,server,nowait"
+	BOOT_QEMU_OPTS="$_save_opts ${BOOT_SLEEP_OPTS--global PIIX4_PM.disable_s3=0} -pidfile $T/boot$_sn.pid -monitor unix:$T/boot$_sn.mon,server=on,wait=off"
 	BOOT_WATCH=$T/boot$_sn.raw
 	boot "$_sn" "$@"
 	BOOT_WATCH=
