@@ -185,3 +185,39 @@ boot_sleep() {
 		return 1
 	fi
 }
+
+# boot_qmp N [PARAMS...]: boot N with a QMP socket, and the events QEMU sends there
+# (one JSON object a line: SUSPEND_DISK when the guest enters ACPI S4, SHUTDOWN
+# with its reason) in $T/bootN.qmp.  A missing socat is a failure.
+boot_qmp() {
+	_qn=$1
+	shift
+	if ! command -v socat >/dev/null 2>&1; then
+		fail "boot $_qn: socat is missing, QEMU's events cannot be read (sh tests/deps.sh qemu)"
+		return 1
+	fi
+	_qs=$T/boot$_qn.qmp.sock
+	rm -f "$_qs" "$T/boot$_qn.qmp" "$T/boot$_qn.rc"
+	(
+		_w=$(( ${BOOT_TIMEOUT:-$QEMU_TIMEOUT} * 10 ))
+		while [ ! -S "$_qs" ] && [ ! -f "$T/boot$_qn.rc" ] && [ "$_w" -gt 0 ]; do
+			_w=$((_w - 1))
+			sleep 0.1
+		done
+		[ -S "$_qs" ] || exit 0
+		# stdin stays open until QEMU closes the socket: socat ends with it
+		{ echo '{"execute":"qmp_capabilities"}'; while [ ! -f "$T/boot$_qn.rc" ]; do sleep 0.5; done; } |
+			socat - "UNIX-CONNECT:$_qs" >"$T/boot$_qn.qmp" 2>/dev/null
+	) &
+	_qw=$!
+	_save_opts=${BOOT_QEMU_OPTS:-}
+	BOOT_QEMU_OPTS="$_save_opts -qmp unix:$_qs,server=on,wait=off"
+	boot "$_qn" "$@"
+	_qrc=$?
+	BOOT_QEMU_OPTS=$_save_opts
+	wait "$_qw"
+	return "$_qrc"
+}
+
+# qmp_event N EVENT: boot N's QEMU sent EVENT (boot_qmp)
+qmp_event() { grep -q "\"event\": *\"$2\"" "$T/boot$1.qmp" 2>/dev/null; }
