@@ -116,12 +116,33 @@ int snap_alloc_swap_page(int fd, uint64_t *ret_offset)
 	return get_u64(fd, SNAPSHOT_ALLOC_SWAP_PAGE, ret_offset);
 }
 
+/*
+ * snap_platform_support() - let the platform (ACPI) take part: set before
+ * CREATE_IMAGE, so the kernel prepares it for S4, and needed by snap_power_off()
+ */
 int snap_platform_support(int fd, int on)
 {
 	return simple(fd, SNAPSHOT_PLATFORM_SUPPORT, on);
 }
 
+/*
+ * snap_power_off() - enter ACPI S4 (hibernation_platform_enter()); returns only on
+ * failure.  Without platform support the kernel does nothing and returns 0: the
+ * caller powers off itself then, as after -errno (-ENOSYS: no platform S4).
+ */
 int snap_power_off(int fd)
 {
 	return simple(fd, SNAPSHOT_POWER_OFF, 0);
+}
+
+/*
+ * snap_s2ram() - suspend to RAM with the image written (the kernel's s2both)
+ * Needs the frozen state.  Returns 0 after the wake-up; -ENOSYS when the
+ * platform has no S3 ("deep" in /sys/power/mem_sleep), other -errno when a
+ * device refused to suspend.  Either way the caller must then discard or keep
+ * the image itself: the kernel does not look at it.
+ */
+int snap_s2ram(int fd)
+{
+	return simple(fd, SNAPSHOT_S2RAM, 0);
 }

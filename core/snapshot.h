@@ -26,5 +26,6 @@ int snap_avail_swap(int fd, uint64_t *ret_bytes);
 int snap_alloc_swap_page(int fd, uint64_t *ret_offset);
 int snap_platform_support(int fd, int on);
 int snap_power_off(int fd);
+int snap_s2ram(int fd);
 
 #endif

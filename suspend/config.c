@@ -48,6 +48,10 @@ int config_parse_poweroff(const char *s, enum config_poweroff *ret)
 		*ret = CONFIG_POWEROFF_SHUTDOWN;
 	else if (!strcmp(s, "reboot"))
 		*ret = CONFIG_POWEROFF_REBOOT;
+	else if (!strcmp(s, "platform"))
+		*ret = CONFIG_POWEROFF_PLATFORM;
+	else if (!strcmp(s, "hybrid"))
+		*ret = CONFIG_POWEROFF_HYBRID;
 	else
 		return -EINVAL;
 	return 0;
@@ -69,7 +73,16 @@ int config_parse_threads(const char *s, unsigned *ret)
 
 const char *config_poweroff_name(enum config_poweroff p)
 {
-	return p == CONFIG_POWEROFF_REBOOT ? "reboot" : "shutdown";
+	switch (p) {
+	case CONFIG_POWEROFF_REBOOT:
+		return "reboot";
+	case CONFIG_POWEROFF_PLATFORM:
+		return "platform";
+	case CONFIG_POWEROFF_HYBRID:
+		return "hybrid";
+	default:
+		return "shutdown";
+	}
 }
 
 int config_parse_bool(const char *s, int *ret)
@@ -347,7 +360,7 @@ static const char *bad_value_why(const char *key)
 	case K_RESUME_OFFSET:
 		return "not a decimal page number";
 	case K_POWEROFF:
-		return "not 'shutdown' or 'reboot'";
+		return CONFIG_POWEROFF_WHY;
 	case K_IMAGE_SIZE:
 		return "not a size in bytes (digits, optionally followed by K, M or G)";
 	case K_PROGRESS:

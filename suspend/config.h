@@ -21,9 +21,14 @@
 #define CONFIG_FILE_MAX		(64 * 1024)	/* bytes of the whole file */
 #define CONFIG_RESUME_MAX	256		/* resume value, with the NUL, as resume= */
 
+/* what a bad poweroff value is not, for the messages of the file and --poweroff */
+#define CONFIG_POWEROFF_WHY "not 'shutdown', 'reboot', 'platform' or 'hybrid'"
+
 enum config_poweroff {
 	CONFIG_POWEROFF_SHUTDOWN,		/* reboot(RB_POWER_OFF) */
 	CONFIG_POWEROFF_REBOOT,			/* reboot(RB_AUTOBOOT) */
+	CONFIG_POWEROFF_PLATFORM,		/* ACPI S4: PLATFORM_SUPPORT, POWER_OFF */
+	CONFIG_POWEROFF_HYBRID,			/* suspend to RAM with the image written */
 };
 
 /* What the file set; each has_* says whether its key was there. */
@@ -100,7 +105,7 @@ const char *config_describe(const struct config_error *e, char *buf, size_t len)
 /* What to do about it, one line. */
 const char *config_hint(const struct config_error *e, char *buf, size_t len);
 
-/* "shutdown" or "reboot" */
+/* "shutdown", "reboot", "platform" or "hybrid" */
 const char *config_poweroff_name(enum config_poweroff p);
 
 /**

@@ -375,6 +375,40 @@ static void say_save_error(int r, const struct writer *w, const struct hib_targe
 	}
 }
 
+/* Does the sysfs file @path list @word ("[word]" when it is the current one)? */
+static int sysfs_lists(const char *path, const char *word)
+{
+	char buf[256], *p;
+	size_t len = strlen(word);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (p = strtok(buf, " \n[]"); p; p = strtok(NULL, " \n[]"))
+		if (strlen(p) == len && !memcmp(p, word, len))
+			return 1;
+	return 0;
+}
+
+/* platform and hybrid need the firmware's S4 and S3: say beforehand when they are missing */
+static void check_poweroff_mode(const struct hib_opts *o)
+{
+	if (o->poweroff == CONFIG_POWEROFF_PLATFORM && !sysfs_lists("/sys/power/disk", "platform"))
+		msg_warn("--poweroff=platform: the firmware offers no ACPI S4 ('platform' is not "
+			 "in /sys/power/disk): torpor-suspend will power off as with shutdown");
+	if (o->poweroff == CONFIG_POWEROFF_HYBRID && !sysfs_lists("/sys/power/mem_sleep", "deep"))
+		msg_warn("--poweroff=hybrid: this machine has no suspend to RAM (S3, 'deep' in "
+			 "/sys/power/mem_sleep): torpor-suspend will power off after saving, as "
+			 "with shutdown");
+}
+
 /* --check: can /dev/snapshot be used?  Its node and the kernel's state, without opening it. */
 static int check_snapshot_device(void)
 {
@@ -397,7 +431,6 @@ static int check_snapshot_device(void)
 	return 0;
 }
 
-/* Step 3: CREATE_IMAGE said 1.  Write, commit, and power off; returns only on failure. */
 /*
  * The swap header may name a valid image and could not be put back: thawing now
  * would let programs write to filesystems the image would later be restored over.
@@ -442,8 +475,101 @@ static int setup_pack(const struct hib_opts *o, struct writer *w)
 	return 0;
 }
 
+/*
+ * The plain way down after the commit: reboot(2) to power off or reboot.
+ * Returns only when neither worked, with the image discarded again (-errno).
+ */
+static int power_off(const struct hib_opts *o, struct writer *w, const struct hib_target *t)
+{
+	int reboot_mode = o->poweroff == CONFIG_POWEROFF_REBOOT;
+	int r;
+
+	msg_info("%s", reboot_mode ? "rebooting" : "powering off");
+	msg_flush();
+	if (reboot_mode)
+		reboot(RB_AUTOBOOT);
+	else
+		reboot(RB_POWER_OFF);
+	r = -errno;
+	msg_error("%s failed: %s", reboot_mode ? "reboot" : "power off", msg_errname(r));
+	/* the image is committed: a reboot resumes it as well as a power-off would */
+	if (!reboot_mode) {
+		msg_info("rebooting instead");
+		msg_flush();
+		reboot(RB_AUTOBOOT);
+		msg_error("reboot failed too: %s", msg_errname(-errno));
+	}
+	if (writer_abort(w) < 0) {
+		msg_error("could not restore the swap header of %s", t->dev_name);
+		go_down_frozen();
+	}
+	msg_info("discarded the image on %s", t->dev_name);
+	return r;
+}
+
+/*
+ * --poweroff=platform: ACPI S4 through the kernel, as its own hibernation does
+ * by default.  Returns only when that did not happen; the caller then powers off
+ * with reboot(2): the image is committed either way.
+ */
+static void power_off_platform(int snap_fd)
+{
+	int r;
+
+	msg_info("powering off through the platform (ACPI S4)");
+	msg_flush();
+	r = snap_power_off(snap_fd);
+	msg_warn("the platform power-off (ACPI S4) failed: %s; powering off without it, "
+		 "the next boot resumes the image as well",
+		 r == 0 ? "the kernel did not enter it" :
+		 r == -ENOSYS ? "the firmware offers no S4" : msg_errname(r));
+}
+
+/*
+ * --poweroff=hybrid: the image is committed; suspend to RAM, still frozen.  A
+ * power loss while suspended leaves the image to resume at the next boot.  On the
+ * wake-up (0) the image is invalidated before anything thaws: the original swap
+ * signature goes back, the root record is cleared, the page is flushed and the
+ * swap slots freed; were that to fail, thawing would leave a valid image behind
+ * a running system, so it goes down instead (the image still matches the
+ * disks: nothing ran since the snapshot).  Returns 0 after the wake-up, or the
+ * error of SNAPSHOT_S2RAM, with the image still committed: then power off.
+ */
+static int suspend_to_ram(struct writer *w, int snap_fd, const struct hib_target *t,
+			  const char *orig_sig)
+{
+	int r;
+
+	msg_info("suspending to RAM; the image on %s is kept for a power loss", t->dev_name);
+	msg_flush();
+	r = snap_s2ram(snap_fd);
+	if (r < 0) {
+		msg_warn("suspend to RAM failed: %s; powering off instead, the next boot "
+			 "resumes the image", r == -ENOSYS ?
+			 "this machine has no S3 ('deep' in /sys/power/mem_sleep)" :
+			 msg_errname(r));
+		if (r != -ENOSYS)
+			msg_hint("'dmesg | grep -i suspend' names the device that refused");
+		return r;
+	}
+	writer_forget_image(w, orig_sig);
+	if (writer_abort(w) < 0) {
+		msg_error("woke up from suspend to RAM, but could not invalidate the image on %s "
+			  "(restoring its swap signature failed): thawing now would leave a valid "
+			  "image behind a running system", t->dev_name);
+		go_down_frozen();
+	}
+	return 0;
+}
+
+/*
+ * Step 3: CREATE_IMAGE said 1.  Write, commit, and go down as --poweroff says;
+ * returns only on failure (-errno, the image discarded), or 0 with *ret_woke set
+ * after --poweroff=hybrid woke up with the image discarded.
+ */
 static int save_and_power_off(const struct hib_opts *o, struct writer *w, int snap_fd,
-			      const struct hib_target *t, const char *orig_sig)
+			      const struct hib_target *t, const char *orig_sig, int platform,
+			      int *ret_woke)
 {
 	uint64_t stream = 0, avail = 0;
 	double t0 = now();
@@ -493,34 +619,23 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 	if (w->lingering)
 		msg_debug("%u of our threads were still known to the kernel after the join",
 			  w->lingering);
-	msg_info("%s", o->reboot ? "rebooting" : "powering off");
-	msg_flush();
-	if (o->reboot)
-		reboot(RB_AUTOBOOT);
-	else
-		reboot(RB_POWER_OFF);
-	r = -errno;
-	msg_error("%s failed: %s", o->reboot ? "reboot" : "power off", msg_errname(r));
-	/* the image is committed: a reboot resumes it as well as a power-off would */
-	if (!o->reboot) {
-		msg_info("rebooting instead");
-		msg_flush();
-		reboot(RB_AUTOBOOT);
-		msg_error("reboot failed too: %s", msg_errname(-errno));
+	if (o->poweroff == CONFIG_POWEROFF_HYBRID) {
+		r = suspend_to_ram(w, snap_fd, t, orig_sig);
+		if (r == 0) {
+			*ret_woke = 1;
+			return 0;
+		}
 	}
-	if (writer_abort(w) < 0) {
-		msg_error("could not restore the swap header of %s", t->dev_name);
-		go_down_frozen();
-	}
-	msg_info("discarded the image on %s", t->dev_name);
-	return r;
+	if (platform)
+		power_off_platform(snap_fd);
+	return power_off(o, w, t);
 }
 
 /* Steps 2-4 with the resources of step 1. */
 static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 			     const struct hib_target *t, const char *orig_sig)
 {
-	int snap_fd, in_suspend = -1, r;
+	int snap_fd, in_suspend = -1, platform = 0, woke = 0, r;
 
 	snap_fd = snap_open(O_RDONLY);
 	if (snap_fd < 0) {
@@ -542,6 +657,14 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 				  msg_errname(r));
 		}
 		goto out_close;
+	}
+	/* before CREATE_IMAGE: the kernel prepares the platform for S4 with the snapshot */
+	if (o->poweroff == CONFIG_POWEROFF_PLATFORM) {
+		r = snap_platform_support(snap_fd, 1);
+		platform = r == 0;
+		if (r < 0)
+			msg_warn("cannot enable the platform mode (ACPI S4): %s; powering off "
+				 "without it", msg_errname(r));
 	}
 	if (interrupt_pending()) {
 		r = -ECANCELED;
@@ -568,9 +691,16 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		goto out_unfreeze;
 	}
 	if (in_suspend) {
-		r = save_and_power_off(o, w, snap_fd, t, orig_sig);
+		r = save_and_power_off(o, w, snap_fd, t, orig_sig, platform, &woke);
 		(void)snap_free(snap_fd);
-		goto out_unfreeze;
+		if (!woke)
+			goto out_unfreeze;
+		/* the image is invalid again and its slots are free: thaw */
+		(void)snap_unfreeze(snap_fd);
+		close(snap_fd);
+		msg_set_quiet(0);
+		msg_info("woke up from suspend to RAM, image discarded");
+		return 0;
 	}
 	/* CREATE_IMAGE returned 0: the image was restored and we run again */
 	(void)snap_free(snap_fd);
@@ -755,6 +885,8 @@ int hibernate_run(const struct hib_opts *o)
 	}
 	if (o->check_only) {
 		r = check_snapshot_device();
+		if (r == 0)
+			check_poweroff_mode(o);
 		if (r == 0 && t.is_file)
 			msg_info("ready to hibernate to swap file '%s' on %s (%llu MiB): "
 				 "resume_offset=%llu", t.swap_path, t.dev_name, MIB(t.swap_bytes),
@@ -764,6 +896,7 @@ int hibernate_run(const struct hib_opts *o)
 				 t.swap_path, t.dev_name, MIB(t.swap_bytes));
 		goto out_release;
 	}
+	check_poweroff_mode(o);
 	w.progress = o->no_progress ? NULL : show_progress;
 	w.poll = poll_abort;
 	w.before_root = before_root;

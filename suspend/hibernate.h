@@ -5,13 +5,14 @@
 
 #include <stdint.h>
 
+#include "config.h"
 #include "packpool.h"
 
 struct hib_opts {
 	char resume[256];		/* resume device spec, "" if none */
 	uint64_t offset;		/* resume_offset in pages */
 	int has_offset;
-	int reboot;			/* reboot instead of power off */
+	enum config_poweroff poweroff;	/* after the commit: shutdown, reboot, platform, hybrid */
 	int check_only;			/* --check: resolve and verify, do not hibernate */
 	int no_progress;		/* no "saving image: N%" lines */
 	uint64_t image_size;		/* for /sys/power/image_size (see has_image_size) */

@@ -18,8 +18,9 @@
  *  2. mlockall(), open /dev/snapshot read-only, SET_SWAP_AREA, FREEZE,
  *     CREATE_IMAGE;
  *  3. CREATE_IMAGE said 1: write the image (data, meta, flush, root, flush) and
- *     power off (or reboot);  it said 0: we were just restored: FREE, UNFREEZE,
- *     report, exit 0;
+ *     power off (or reboot, or ACPI S4; or hybrid: suspend to RAM, and on the
+ *     wake-up put the swap header back, flush, thaw, exit 0);  it said 0: we
+ *     were just restored: FREE, UNFREEZE, report, exit 0;
  *  4. any failure before power-off: discard what was written, unfreeze, say
  *     what failed, exit 1.  So does SIGINT, SIGTERM, SIGHUP or SIGQUIT, or Esc
  *     on a console, VT or serial line (not a pseudo-terminal), before the root
@@ -60,7 +61,9 @@ static void usage(FILE *f)
 		"                       resume= on the kernel command line\n"
 		"  --resume-offset=N    page offset of a swap file's header; default:\n"
 		"                       resume_offset in the file, else on the command line\n"
-		"  --poweroff=MODE      after saving: shutdown (power off, the default) or reboot\n"
+		"  --poweroff=MODE      after saving: shutdown (power off, the default), reboot,\n"
+		"                       platform (ACPI S4) or hybrid (suspend to RAM; on wake-up\n"
+		"                       the image is discarded, after a power loss it resumes)\n"
 		"  --reboot             the same as --poweroff=reboot\n"
 		"  --image-size=N       preferred image size in bytes (K, M, G suffixes), for\n"
 		"                       /sys/power/image_size during the hibernation\n"
@@ -162,7 +165,7 @@ static void to_opts(const struct config *c, struct hib_opts *o)
 		snprintf(o->resume, sizeof(o->resume), "%s", c->resume);
 	o->offset = c->resume_offset;
 	o->has_offset = c->has_resume_offset;
-	o->reboot = c->has_poweroff && c->poweroff == CONFIG_POWEROFF_REBOOT;
+	o->poweroff = c->has_poweroff ? c->poweroff : CONFIG_POWEROFF_SHUTDOWN;
 	o->image_size = c->image_size;
 	o->has_image_size = c->has_image_size;
 	o->no_progress = c->has_progress && !c->progress;
@@ -197,7 +200,7 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 		break;
 	case 'P':
 		if (config_parse_poweroff(optarg, &c->poweroff) < 0) {
-			msg_error("invalid --poweroff '%s': not 'shutdown' or 'reboot'", optarg);
+			msg_error("invalid --poweroff '%s': %s", optarg, CONFIG_POWEROFF_WHY);
 			return 2;
 		}
 		c->has_poweroff = 1;

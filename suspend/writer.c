@@ -507,6 +507,20 @@ int writer_abort(struct writer *w)
 	return r;
 }
 
+/**
+ * writer_forget_image() - make the header page writer_abort() puts back a plain
+ * swap header: the root record area cleared and @orig_sig at the signature, so
+ * that neither this image nor an older one of ours that was in the page can be
+ * seen as valid again.  Call it before writer_abort() when a committed image
+ * is to be discarded (a wake-up from suspend to RAM).
+ */
+void writer_forget_image(struct writer *w, const char orig_sig[10])
+{
+	memset(w->header_page + TORPOR_ROOT_OFFSET, 0, sizeof(struct torpor_root));
+	memcpy(w->header_page + w->ps - TORPOR_SIG_LEN, orig_sig, TORPOR_SIG_LEN);
+	w->header_written = 1;
+}
+
 /* Free the buffers (not the fds, which belong to the caller). */
 void writer_release(struct writer *w)
 {

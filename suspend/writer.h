@@ -69,6 +69,7 @@ int writer_check_header(struct writer *w, char ret_orig_sig[10]);
 int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes);
 int writer_commit(struct writer *w, const char orig_sig[10]);
 int writer_abort(struct writer *w);
+void writer_forget_image(struct writer *w, const char orig_sig[10]);
 void writer_release(struct writer *w);
 
 #endif

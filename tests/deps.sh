@@ -45,6 +45,7 @@ need_qemu="
 /sbin/depmod kmod
 /usr/bin/dpkg-deb dpkg
 /usr/bin/timeout coreutils
+/usr/bin/socat socat
 "
 need_bench="
 /usr/bin/lz4 lz4

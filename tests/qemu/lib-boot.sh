@@ -127,3 +127,102 @@ note_boot() {
 	note "$_line"
 	echo "## $_line"
 }
+
+# monitor N COMMAND: one HMP command to boot N's QEMU monitor ($T/bootN.mon, set up
+# by boot_sleep); prints its answer.  Fails when socat is missing or QEMU is gone.
+monitor() {
+	echo "$2" | socat -t 1 - "UNIX-CONNECT:$T/boot$1.mon" 2>/dev/null | tr -d '\r'
+}
+
+# boot_sleep N wake|cut [PARAMS...]: boot N with S3 enabled and a monitor.  Once the
+# monitor says the guest is suspended (QEMU's "paused (suspended)", after the guest
+# printed "torpor: suspending to RAM"), the swap signature goes to $T/bootN.sig, and
+# then wake: system_wakeup on the monitor; cut: kill -9 QEMU (a power loss while
+# suspended).  BOOT_SLEEP_OPTS replaces the S3 option (-global PIIX4_PM.disable_s3=0,
+# the default machine's ACPI).  Returns 0 when the guest was suspended and woken or
+# cut; a missing socat is a failure.
+boot_sleep() {
+	_sn=$1
+	_sact=$2
+	shift 2
+	if ! command -v socat >/dev/null 2>&1; then
+		fail "boot $_sn: socat is missing, the QEMU monitor cannot be reached (sh tests/deps.sh qemu)"
+		return 1
+	fi
+	rm -f "$T/boot$_sn.cut" "$T/boot$_sn.pid" "$T/boot$_sn.rc" "$T/boot$_sn.raw" \
+		"$T/boot$_sn.sig" "$T/boot$_sn.slept" "$T/boot$_sn.mon"
+	_ss=$(now)
+	(
+		_w=$(( ${BOOT_TIMEOUT:-$QEMU_TIMEOUT} * 5 ))
+		while [ "$_w" -gt 0 ] && [ ! -f "$T/boot$_sn.rc" ]; do
+			_w=$((_w - 1))
+			sleep 0.2
+			if [ ! -s "$T/boot$_sn.pid" ] || [ ! -f "$T/boot$_sn.raw" ] ||
+				! tr -d '\r' <"$T/boot$_sn.raw" | grep -q "^torpor: suspending to RAM"; then
+				continue
+			fi
+			monitor "$_sn" "info status" | grep -q "paused (suspended)" || continue
+			echo "after $(since "$_ss") s" >"$T/boot$_sn.slept"
+			swap_sig >"$T/boot$_sn.sig"
+			if [ "$_sact" = cut ]; then
+				echo "while suspended, $(cat "$T/boot$_sn.slept")" >"$T/boot$_sn.cut"
+				kill -9 "$(cat "$T/boot$_sn.pid")"
+			else
+				sleep 1
+				monitor "$_sn" system_wakeup >/dev/null
+			fi
+			exit 0
+		done
+	) &
+	_sw=$!
+	_save_opts=${BOOT_QEMU_OPTS:-}
+	BOOT_QEMU_OPTS="$_save_opts ${BOOT_SLEEP_OPTS--global PIIX4_PM.disable_s3=0} -pidfile $T/boot$_sn.pid -monitor unix:$T/boot$_sn.mon,server=on,wait=off"
+	BOOT_WATCH=$T/boot$_sn.raw
+	boot "$_sn" "$@"
+	BOOT_WATCH=
+	rm -f "$T/boot$_sn.raw"
+	BOOT_QEMU_OPTS=$_save_opts
+	wait "$_sw"
+	if [ -f "$T/boot$_sn.slept" ]; then
+		echo "ok: boot $_sn: the guest was suspended $(cat "$T/boot$_sn.slept"), swap signature '$(cat "$T/boot$_sn.sig")' then; $_sact"
+	else
+		fail "boot $_sn: the guest was never seen suspended to RAM"
+		return 1
+	fi
+}
+
+# boot_qmp N [PARAMS...]: boot N with a QMP socket, and the events QEMU sends there
+# (one JSON object a line: SUSPEND_DISK when the guest enters ACPI S4, SHUTDOWN
+# with its reason) in $T/bootN.qmp.  A missing socat is a failure.
+boot_qmp() {
+	_qn=$1
+	shift
+	if ! command -v socat >/dev/null 2>&1; then
+		fail "boot $_qn: socat is missing, QEMU's events cannot be read (sh tests/deps.sh qemu)"
+		return 1
+	fi
+	_qs=$T/boot$_qn.qmp.sock
+	rm -f "$_qs" "$T/boot$_qn.qmp" "$T/boot$_qn.rc"
+	(
+		_w=$(( ${BOOT_TIMEOUT:-$QEMU_TIMEOUT} * 10 ))
+		while [ ! -S "$_qs" ] && [ ! -f "$T/boot$_qn.rc" ] && [ "$_w" -gt 0 ]; do
+			_w=$((_w - 1))
+			sleep 0.1
+		done
+		[ -S "$_qs" ] || exit 0
+		# stdin stays open until QEMU closes the socket: socat ends with it
+		{ echo '{"execute":"qmp_capabilities"}'; while [ ! -f "$T/boot$_qn.rc" ]; do sleep 0.5; done; } |
+			socat - "UNIX-CONNECT:$_qs" >"$T/boot$_qn.qmp" 2>/dev/null
+	) &
+	_qw=$!
+	_save_opts=${BOOT_QEMU_OPTS:-}
+	BOOT_QEMU_OPTS="$_save_opts -qmp unix:$_qs,server=on,wait=off"
+	boot "$_qn" "$@"
+	_qrc=$?
+	BOOT_QEMU_OPTS=$_save_opts
+	wait "$_qw"
+	return "$_qrc"
+}
+
+# qmp_event N EVENT: boot N's QEMU sent EVENT (boot_qmp)
+qmp_event() { grep -q "\"event\": *\"$2\"" "$T/boot$1.qmp" 2>/dev/null; }

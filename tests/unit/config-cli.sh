@@ -48,8 +48,32 @@ expect 1 "cannot find resume device '/dev/torpor-test-fromfile'" "the file's res
 run --config="$t/good.conf" --print-cmdline --resume=/dev/torpor-test-fromopt
 expect 1 "cannot find resume device '/dev/torpor-test-fromopt'" "--resume overrides the file"
 
-run --config="$t/good.conf" --poweroff=platform --print-cmdline
-expect 2 "invalid --poweroff 'platform'" "--poweroff=platform is a usage error (not implemented)"
+for mode in shutdown reboot platform hybrid; do
+	run --config="$t/good.conf" --poweroff="$mode" --print-cmdline
+	expect 1 "cannot find resume device '/dev/torpor-test-fromfile'" \
+		"--poweroff=$mode is taken (the run goes on to the device)"
+	printf 'resume = /dev/torpor-test-fromfile\npoweroff = %s\n' "$mode" >"$t/mode.conf"
+	run --config="$t/mode.conf" --print-cmdline
+	expect 1 "cannot find resume device '/dev/torpor-test-fromfile'" \
+		"poweroff = $mode in the file is taken"
+done
+run --config="$t/good.conf" --poweroff=s2both --print-cmdline
+expect 2 "^torpor: invalid --poweroff 's2both': not 'shutdown', 'reboot', 'platform' or 'hybrid'$" \
+	"an unknown --poweroff is a usage error naming the four modes"
+run --config="$t/good.conf" --poweroff=Hybrid --print-cmdline
+expect 2 "invalid --poweroff 'Hybrid'" "--poweroff is case-sensitive"
+printf 'resume = /dev/torpor-test-fromfile\npoweroff = suspend\n' >"$t/mode.conf"
+run --config="$t/mode.conf" --print-cmdline --poweroff=hybrid
+expect 1 "mode.conf:2: invalid value 'suspend' for 'poweroff'" \
+	"a bad poweroff in the file is refused even where --poweroff overrides it"
+run --help
+n=$((n + 1))
+if [ "$rc" -eq 0 ] && grep -q "platform (ACPI S4) or hybrid" "$t/out"; then
+	echo "ok $n - config-cli: --help names platform and hybrid"
+else
+	echo "not ok $n - config-cli: --help names platform and hybrid (status $rc)"
+	failed=$((failed + 1))
+fi
 run --config="$t/good.conf" --image-size=2X --print-cmdline
 expect 2 "invalid --image-size '2X'" "a bad --image-size is a usage error"
 

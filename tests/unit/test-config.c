@@ -86,8 +86,8 @@ static void test_errors(void)
 		   "resume_offset negative");
 	expect_err("resume_offset = 18446744073709551616\n", CONFIG_E_BAD_VALUE, 1,
 		   "for 'resume_offset'", "resume_offset over 2^64-1");
-	expect_err("poweroff = platform\n", CONFIG_E_BAD_VALUE, 1, "not 'shutdown' or 'reboot'",
-		   "poweroff platform (not implemented)");
+	expect_err("poweroff = off\n", CONFIG_E_BAD_VALUE, 1, "not 'shutdown', 'reboot'",
+		   "poweroff not a mode");
 	expect_err("progress = maybe\n", CONFIG_E_BAD_VALUE, 1, "not 'yes' or 'no'",
 		   "progress not a bool");
 	expect_err("image_size = 1T\n", CONFIG_E_BAD_VALUE, 1, "for 'image_size'",
@@ -130,6 +130,54 @@ static void test_long_and_nul(void)
 	n = 26;
 	tap_ok(config_parse(buf, n, &c, &e) == -EINVAL && e.kind == CONFIG_E_NUL && e.line == 2,
 	       "config: a NUL byte is refused, with its line");
+}
+
+/* Every power-off mode, in the file and as config_parse_poweroff() takes --poweroff= */
+static void test_poweroff(void)
+{
+	static const struct {
+		const char *word;
+		enum config_poweroff mode;
+	} modes[] = {
+		{ "shutdown", CONFIG_POWEROFF_SHUTDOWN },
+		{ "reboot", CONFIG_POWEROFF_REBOOT },
+		{ "platform", CONFIG_POWEROFF_PLATFORM },
+		{ "hybrid", CONFIG_POWEROFF_HYBRID },
+	};
+	static const char *const bad[] = { "Hybrid", "hybrid ", "s2both", "suspend", "platform2",
+		"plat", "" };
+	struct config file, opts;
+	char text[64];
+	enum config_poweroff p;
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		snprintf(text, sizeof(text), "poweroff = %s\n", modes[i].word);
+		tap_ok(parse(text) == 0 && c.has_poweroff && c.poweroff == modes[i].mode,
+		       "config: poweroff = %s", modes[i].word);
+		p = (enum config_poweroff)-1;
+		tap_ok(config_parse_poweroff(modes[i].word, &p) == 0 && p == modes[i].mode &&
+		       !strcmp(config_poweroff_name(p), modes[i].word),
+		       "config: --poweroff=%s parses, and its name is '%s'", modes[i].word,
+		       config_poweroff_name(p));
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		p = CONFIG_POWEROFF_HYBRID;
+		tap_ok(config_parse_poweroff(bad[i], &p) == -EINVAL && p == CONFIG_POWEROFF_HYBRID,
+		       "config: --poweroff='%s' is refused and sets nothing", bad[i]);
+	}
+	expect_err("# x\npoweroff = s2both\n", CONFIG_E_BAD_VALUE, 2,
+		   "not 'shutdown', 'reboot', 'platform' or 'hybrid'", "poweroff s2both");
+	expect_err("poweroff = hybrid\npoweroff = platform\n", CONFIG_E_DUPLICATE, 2,
+		   "poweroff", "poweroff given twice");
+	memset(&opts, 0, sizeof(opts));
+	opts.has_poweroff = 1;
+	opts.poweroff = CONFIG_POWEROFF_HYBRID;
+	tap_ok(config_parse("poweroff = platform\n", 20, &file, &e) == 0 &&
+	       file.poweroff == CONFIG_POWEROFF_PLATFORM, "config: a file with poweroff = platform");
+	config_override(&file, &opts);
+	tap_ok(file.has_poweroff && file.poweroff == CONFIG_POWEROFF_HYBRID,
+	       "config: --poweroff=hybrid overrides the file's platform");
 }
 
 static void test_override(void)
@@ -238,6 +286,7 @@ int main(void)
 	test_good();
 	test_errors();
 	test_long_and_nul();
+	test_poweroff();
 	test_override();
 	test_read();
 	test_fuzz();

@@ -148,6 +148,8 @@ static int mkswap_file(void)
 /* the writer's stop hooks: stop before block stop_block (0: never), cancel the commit */
 static uint64_t stop_block, polls;
 static int cancel_root, root_calls;
+/* after the commit, discard the image as a wake-up from suspend to RAM does */
+static int discard_after_commit;
 
 static int test_poll(uint64_t done, uint64_t total)
 {
@@ -188,6 +190,10 @@ static int write_image(int scatter, uint64_t limit, struct writer *w)
 		r = writer_save(w, snap, stream_len);
 	if (r == 0)
 		r = writer_commit(w, orig);
+	if (r == 0 && discard_after_commit) {
+		writer_forget_image(w, orig);
+		r = writer_abort(w);
+	}
 	if (r < 0)
 		writer_abort(w);
 	writer_release(w);
@@ -337,6 +343,27 @@ static void run_suite(void)
 	r = write_image(1, SWAP_PAGES - 1, &w);
 	T(r == 0 && read_image(&failed, 0) == 0,
 	  "scattered slots (one-page extents) round trip");
+
+	/* --poweroff=hybrid woke up: the committed image is discarded before the thaw */
+	mkswap_file();
+	read_page0(fresh);
+	discard_after_commit = 1;
+	r = write_image(0, SWAP_PAGES - 1, &w);
+	read_page0(page);
+	tap_ok(r == 0 && !memcmp(page, fresh, PS) && read_image(&failed, 0) == -ENOENT,
+	       "pipeline: a committed image discarded after a wake-up leaves the mkswap page "
+	       "exactly (%d)", r);
+	/* over an old image nobody consumed: neither it nor the new one may come back */
+	discard_after_commit = 0;
+	r = write_image(0, SWAP_PAGES - 1, &w);
+	discard_after_commit = 1;
+	if (r == 0)
+		r = write_image(1, SWAP_PAGES - 1, &w);
+	discard_after_commit = 0;
+	read_page0(page);
+	tap_ok(r == 0 && !memcmp(page, fresh, PS) && read_image(&failed, 0) == -ENOENT,
+	       "pipeline: discarded after a wake-up over an old image: plain swap, the old "
+	       "root is not put back (%d)", r);
 
 	mkswap_file();
 	r = write_image(0, 100, &w);
