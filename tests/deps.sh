@@ -60,6 +60,7 @@ need_systemd="
 /usr/bin/mmdebstrap mmdebstrap
 /usr/sbin/mke2fs e2fsprogs
 /usr/bin/unshare util-linux
+/usr/bin/lsinitramfs initramfs-tools-core
 "
 need_deb="
 /usr/bin/dpkg-buildpackage dpkg-dev

@@ -60,14 +60,16 @@ debian_tree() {
 	echo "$_dc/root"
 }
 
-# debian_deb: print the torpor .deb to install, building it with make deb when none
+# debian_deb: print the torpor .deb to install: TORPOR_DEB, else build/deb's, built
+# again with make deb when a source of the package is newer (or there is none)
 debian_deb() {
 	if [ -n "${TORPOR_DEB:-}" ]; then
 		echo "$TORPOR_DEB"
 		return 0
 	fi
 	set -- "$TOP"/build/deb/torpor_*.deb
-	if [ ! -f "$1" ]; then
+	if [ ! -f "$1" ] || [ -n "$(cd "$TOP" && find Makefile core suspend resume hook dracut-module \
+		systemd man debian -newer "$1" -type f | head -n 1)" ]; then
 		make -C "$TOP" --no-print-directory deb >"$T/deb.log" 2>&1 || {
 			tail -n 20 "$T/deb.log" >&2
 			return 1
