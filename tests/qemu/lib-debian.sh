@@ -15,13 +15,6 @@ DEBIAN_PACKAGES="systemd systemd-sysv udev dbus linux-image-amd64 initramfs-tool
 DEBIAN_MIRRORS="deb http://deb.debian.org/debian bookworm main
 deb http://deb.debian.org/debian bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main"
-# what the guest never reads: documentation, and the kernel's drivers for hardware
-# QEMU does not have (a smaller tree copies and becomes a disk faster)
-DEBIAN_EXCLUDE="/usr/share/doc/* /usr/share/man/* /usr/share/locale/* /usr/share/info/*
-/lib/modules/*/kernel/drivers/gpu/* /lib/modules/*/kernel/drivers/net/wireless/*
-/lib/modules/*/kernel/drivers/media/* /lib/modules/*/kernel/drivers/staging/*
-/lib/modules/*/kernel/drivers/infiniband/* /lib/modules/*/kernel/sound/*
-/lib/modules/*/kernel/drivers/net/ethernet/*"
 # initramfs-tools builds a MODULES=list image with the guest's three disk and
 # filesystem drivers: seconds instead of a minute for MODULES=most, each time
 # (a local choice a user can make too; the generator and torpor's hook are the real ones)
@@ -31,7 +24,7 @@ DEBIAN_ITOOLS_MODULES="virtio_pci virtio_blk ext4"
 # debian_cache_key: names the cached tree after what went into it, so a changed
 # package list or mirror list builds a new one
 debian_cache_key() {
-	printf '%s\n' "$DEBIAN_SUITE" "$DEBIAN_PACKAGES" "$DEBIAN_MIRRORS" "$DEBIAN_EXCLUDE" \
+	printf '%s\n' "$DEBIAN_SUITE" "$DEBIAN_PACKAGES" "$DEBIAN_MIRRORS" \
 		"$DEBIAN_ITOOLS_CONF" "$DEBIAN_ITOOLS_MODULES" | sha256sum | cut -c1-12
 }
 
@@ -60,10 +53,6 @@ debian_tree() {
 	# shellcheck disable=SC2086 # split on newlines only
 	set -- $DEBIAN_MIRRORS
 	IFS=$_old_ifs
-	_ex=
-	for _p in $DEBIAN_EXCLUDE; do
-		_ex="$_ex --dpkgopt=path-exclude=$_p"
-	done
 	# before any package: initramfs-tools' settings (conf.d and a hook, no conffile)
 	cat >"$_dc/setup-hook.sh" <<-EOF
 	set -e
@@ -74,8 +63,7 @@ debian_tree() {
 		>"\$1/etc/initramfs-tools/hooks/torpor-test-modules"
 	chmod 0755 "\$1/etc/initramfs-tools/hooks/torpor-test-modules"
 	EOF
-	# shellcheck disable=SC2086 # one word per --dpkgopt
-	if ! mmdebstrap --variant=apt --include="$_inc" --aptopt='Acquire::Retries "3"' $_ex \
+	if ! mmdebstrap --variant=apt --include="$_inc" --aptopt='Acquire::Retries "3"' \
 		--setup-hook="sh $_dc/setup-hook.sh \"\$1\"" "$DEBIAN_SUITE" "$_dc/root" "$@" >"$_dc/mmdebstrap.log" 2>&1; then
 		tail -n 30 "$_dc/mmdebstrap.log" >&2
 		echo "lib-debian: mmdebstrap failed, see $_dc/mmdebstrap.log" >&2
