@@ -71,7 +71,7 @@ sleep_run() {
 calls() {
 	[ -f "$t/calls" ] || return 0
 	awk '/^torpor-suspend/ { print 2 * phase + 1 " " $0; phase++; next } { print 2 * phase " " $0 }' "$t/calls" |
-		LC_ALL=C sort -s -k1,1 | sed 's/^[0-9]* //'
+		LC_ALL=C sort | sed 's/^[0-9]* //'
 }
 
 sleep_run hibernate
