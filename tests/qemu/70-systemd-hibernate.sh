@@ -102,7 +102,7 @@ test_run() {
 	_wl=$(marker_arg 1 workload)
 	_pid=${_wl%% *}
 	_token=${_wl#* }
-	if [ -z "$_boot_id" ] || [ -z "$_pid" ]; then
+	if [ -z "$_boot_id" ] || [ -z "$_pid" ] || [ "$_pid" = 0 ]; then
 		fail "boot 1 printed no boot id or workload"
 	fi
 
