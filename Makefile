@@ -10,6 +10,8 @@
 #   PREFIX, SBINDIR, LIBEXECDIR, MANDIR, DESTDIR   install locations
 #   SYSCONFDIR           where torpor-suspend reads torpor.conf (default /etc)
 #   INITRAMFS_TOOLS_DIR, DRACUT_MODULES_DIR, INITCPIO_DIR   where the hosts read hooks
+#   SYSTEMD_UNIT_DIR     where systemd reads the drop-ins of install-systemd
+#                        (default /usr/lib/systemd/system)
 #   TORPOR_TEST_KERNEL   a Debian kernel package name for check-qemu (default: what
 #                        linux-image-amd64 depends on, plus the newest 6.12)
 #   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)
@@ -20,7 +22,7 @@
 #
 # Targets: all (default), check, check-klibc, check-man, check-qemu, test (= check +
 # check-qemu), demo, bench, bench-hash, bench-host, fuzz, deb (the Debian package, with lintian),
-# install, install-<host>, install-all, uninstall-*, clean.
+# install, install-<host>, install-systemd, install-all, uninstall-*, clean.
 
 CC ?= gcc
 KLCC ?= klcc
@@ -38,6 +40,7 @@ SYSCONFDIR ?= /etc
 INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
 DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
 INITCPIO_DIR ?= /usr/lib/initcpio
+SYSTEMD_UNIT_DIR ?= /usr/lib/systemd/system
 FUZZ_SECONDS ?= 300
 XXHASH_H ?= /usr/include/xxhash.h
 
@@ -74,8 +77,8 @@ TEST_SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/test/%.o)
 .SUFFIXES:
 .PHONY: all check check-build check-klibc check-hooks check-man check-qemu check-fuzz test demo bench \
 	bench-hash bench-host fuzz clean deb deps-build deps-check \
-	install install-conf install-initramfs-tools install-dracut install-mkinitcpio install-all \
-	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-all
+	install install-conf install-initramfs-tools install-dracut install-mkinitcpio install-systemd install-all \
+	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-systemd uninstall-all
 
 all: $(B)/torpor-suspend $(B)/torpor-resume $(B)/test/torpor-suspend
 
@@ -173,7 +176,7 @@ check:
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
 		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/resume-args.sh \
-		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/shellcheck.sh
+		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh tests/shellcheck.sh
 
 # the man pages: groff finds no warning, and every option and key is documented
 check-man:
@@ -269,7 +272,7 @@ hooks: $(HOOK_OUTS)
 # an install with another PREFIX or LIBEXECDIR remakes the hooks (as git's GIT-PREFIX)
 $(B)/install-vars: FORCE
 	@mkdir -p $(dir $@)
-	@v='LIBEXECDIR=$(LIBEXECDIR) SYSCONFDIR=$(SYSCONFDIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
+	@v='LIBEXECDIR=$(LIBEXECDIR) SYSCONFDIR=$(SYSCONFDIR) SBINDIR=$(SBINDIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
 
 .PHONY: FORCE
 FORCE:
@@ -278,7 +281,16 @@ $(HOOK_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' $< >$@
 
-MAN8 := man/torpor-suspend.8 man/torpor-resume.8
+# systemd: the sleep runner and the drop-ins that make the sleep services run it
+SLEEP_VERBS := hibernate hybrid-sleep suspend-then-hibernate
+SYSTEMD_SRCS := systemd/torpor-sleep $(SLEEP_VERBS:%=systemd/systemd-%.service.d/torpor.conf)
+SYSTEMD_OUTS := $(SYSTEMD_SRCS:%=$(B)/%)
+
+$(SYSTEMD_OUTS): $(B)/%: % Makefile $(B)/install-vars
+	@mkdir -p $(dir $@)
+	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
+
+MAN8 := man/torpor-suspend.8 man/torpor-resume.8 man/torpor-sleep.8
 MAN5 := man/torpor.conf.5
 
 # the man pages and torpor.conf name the install's places
@@ -320,7 +332,17 @@ install-mkinitcpio: $(HOOK_OUTS)
 	install -D -m 0644 $(B)/mkinitcpio/install/torpor $(DESTDIR)$(INITCPIO_DIR)/install/torpor
 	install -D -m 0644 $(B)/mkinitcpio/hooks/torpor $(DESTDIR)$(INITCPIO_DIR)/hooks/torpor
 
-install-all: install install-initramfs-tools install-dracut install-mkinitcpio
+# systemctl hibernate, hybrid-sleep and suspend-then-hibernate run torpor-sleep;
+# systemd reads the drop-ins at the next daemon-reload, done here when systemd runs
+install-systemd: $(SYSTEMD_OUTS)
+	install -D -m 0755 $(B)/systemd/torpor-sleep $(DESTDIR)$(LIBEXECDIR)/torpor-sleep
+	for v in $(SLEEP_VERBS); do \
+		install -D -m 0644 $(B)/systemd/systemd-$$v.service.d/torpor.conf \
+			$(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-$$v.service.d/torpor.conf || exit 1; \
+	done
+	@[ -n "$(DESTDIR)" ] || [ ! -d /run/systemd/system ] || systemctl daemon-reload
+
+install-all: install install-initramfs-tools install-dracut install-mkinitcpio install-systemd
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/torpor-suspend $(DESTDIR)$(LIBEXECDIR)/torpor-resume
@@ -337,4 +359,13 @@ uninstall-dracut:
 uninstall-mkinitcpio:
 	rm -f $(DESTDIR)$(INITCPIO_DIR)/install/torpor $(DESTDIR)$(INITCPIO_DIR)/hooks/torpor
 
-uninstall-all: uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio
+uninstall-systemd:
+	rm -f $(DESTDIR)$(LIBEXECDIR)/torpor-sleep
+	for v in $(SLEEP_VERBS); do \
+		rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-$$v.service.d/torpor.conf; \
+		rmdir $(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-$$v.service.d 2>/dev/null || :; \
+	done
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+	@[ -n "$(DESTDIR)" ] || [ ! -d /run/systemd/system ] || systemctl daemon-reload
+
+uninstall-all: uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-systemd

@@ -4,9 +4,9 @@
 # is missing.  Usage: tests/deps.sh build|check|fuzz|qemu|hooks|deb|bench|all
 #   build: torpor itself;  check: make check (no clang: the fuzzers' packages are
 #   in fuzz, for make fuzz);  qemu: make demo, make bench;  hooks: make check-qemu
-#   (the generators too);  deb: make deb (debhelper, lintian);  bench: make
-#   bench-host (the lz4 tool);  all: make test
-#   (not deb).
+#   (the generators, and what systemd needs, too);  deb: make deb (debhelper, lintian);  bench: make
+#   bench-host (the lz4 tool);  systemd: the 7x scenarios (mmdebstrap builds their
+#   Debian 12 root, and the .deb they install);  all: make test.
 # Each need is a "probe package" pair: the probe is a file that exists once the
 # package is installed.  Does nothing when everything is there; otherwise prints
 # what it installs, which needs root (apt-get): as a normal user it fails with a hint.
@@ -57,6 +57,12 @@ need_hooks="
 /usr/bin/bsdtar libarchive-tools
 /usr/sbin/sfdisk fdisk
 "
+need_systemd="
+/usr/bin/mmdebstrap mmdebstrap
+/usr/sbin/mke2fs e2fsprogs
+/usr/bin/unshare util-linux
+/usr/bin/lsinitramfs initramfs-tools-core
+"
 need_deb="
 /usr/bin/dpkg-buildpackage dpkg-dev
 /usr/bin/dh debhelper
@@ -70,11 +76,12 @@ build) list=$need_build ;;
 check) list="$need_build $need_check" ;;
 fuzz) list="$need_build $need_fuzz" ;;
 qemu) list="$need_build $need_qemu" ;;
-hooks) list="$need_build $need_qemu $need_hooks" ;;
+hooks) list="$need_build $need_qemu $need_hooks $need_systemd $need_deb" ;;
 deb) list="$need_build $need_deb" ;;
 bench) list="$need_build $need_bench" ;;
-all) list="$need_build $need_check $need_fuzz $need_qemu $need_hooks" ;;
-*) echo "usage: $0 build|check|fuzz|qemu|hooks|deb|bench|all" >&2; exit 2 ;;
+systemd) list="$need_build $need_qemu $need_systemd $need_deb" ;;
+all) list="$need_build $need_check $need_fuzz $need_qemu $need_hooks $need_systemd $need_deb" ;;
+*) echo "usage: $0 build|check|fuzz|qemu|hooks|deb|bench|systemd|all" >&2; exit 2 ;;
 esac
 
 missing=

@@ -4,7 +4,8 @@
 # each documents everything its program takes: torpor-suspend.8 every long option
 # of suspend/main.c's table (and so of --help), torpor-resume.8 every argument of
 # resume/main.c and every kernel parameter core/cmdline.c reads, torpor.conf.5
-# every key of suspend/config.c.  groff missing is a failure (tests/deps.sh
+# every key of suspend/config.c, torpor-sleep.8 every operation and variable of
+# systemd/torpor-sleep.  groff missing is a failure (tests/deps.sh
 # check installs it).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -27,7 +28,7 @@ if ! command -v groff >/dev/null 2>&1; then
 	exit 1
 fi
 
-for page in man/torpor-suspend.8 man/torpor-resume.8 man/torpor.conf.5; do
+for page in man/torpor-suspend.8 man/torpor-resume.8 man/torpor-sleep.8 man/torpor.conf.5; do
 	if out=$(groff -man -ww -z "$page" 2>&1) && [ -z "$out" ]; then
 		ok "$page: groff -man -ww -z is silent"
 	else
@@ -91,5 +92,16 @@ if [ $# -lt 5 ]; then
 	not_ok "found only $# keys in suspend/config.c: $*"
 else
 	documented man/torpor.conf.5 "$@"
+fi
+# torpor-sleep's operations (its usage line) and the environment it reads
+sleep_words=$(sed -n 's/.*usage: torpor-sleep \([a-z|-]*\)".*/\1/p' systemd/torpor-sleep | head -n 1 | tr '|' ' ')
+# shellcheck disable=SC2016 # a literal ${
+sleep_env=$(grep -o '\${TORPOR_[A-Z_]*:-' systemd/torpor-sleep | tr -d '${:-' | sort -u)
+# shellcheck disable=SC2086
+set -- $sleep_words $sleep_env
+if [ $# -lt 5 ]; then
+	not_ok "found only $# operations and variables of systemd/torpor-sleep: $*"
+else
+	documented man/torpor-sleep.8 "$@"
 fi
 [ "$failed" -eq 0 ]

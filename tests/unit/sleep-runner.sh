@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# systemd/torpor-sleep against fake system-sleep directories, a fake sleep.conf
+# and a fake torpor-suspend (it only records how it was called): the pre hooks run
+# once each before torpor-suspend, the post hooks once each after, with
+# SYSTEMD_SLEEP_ACTION; a name in two directories runs once; a /dev/null symlink
+# masks; torpor-suspend's failure is the exit status; AllowHibernation=no refuses
+# before any hook; a bad HibernateDelaySec= or no RTC refuses suspend-then-hibernate
+# before anything runs; make install-systemd / uninstall-systemd into a DESTDIR.
+# Nothing here touches /sys/power: no path that suspends is taken.  No root needed.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+t=$(mktemp -d) || exit 1
+trap 'rm -rf "$t"' EXIT
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - torpor-sleep: $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	echo "not ok $n - torpor-sleep: $1"
+	failed=$((failed + 1))
+	[ ! -f "$t/log" ] || sed 's/^/# /' "$t/log"
+}
+
+# same WHAT EXPECTED ACTUAL
+same() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		printf '%s\n' "# expected:" "$2" "# got:" "$3" | sed 's/^\([^#]\)/#   \1/'
+	fi
+}
+
+mkdir -p "$t/usr" "$t/lib" "$t/conf.d" "$t/rtc"
+# hook NAME DIR: a system-sleep executable that logs its arguments and action
+hook() {
+	# shellcheck disable=SC2016 # expanded by the hook
+	printf '#!/bin/sh\necho "%s $1 $2 $SYSTEMD_SLEEP_ACTION" >>"%s/calls"\n' "$1" "$t" >"$2/$1"
+	chmod 0755 "$2/$1"
+}
+hook 10-net "$t/usr"
+hook 20-disk "$t/usr"
+# the same name in the second directory: only the first runs
+hook 10-net "$t/lib"
+sed -i 's/10-net/10-net-shadowed/' "$t/lib/10-net"
+hook 30-other "$t/lib"
+ln -s /dev/null "$t/usr/40-masked"
+hook 40-masked "$t/lib"
+echo 'echo not executable' >"$t/usr/50-plain"
+cat >"$t/torpor-suspend" <<EOF
+#!/bin/sh
+echo "torpor-suspend \$*" >>"$t/calls"
+echo "torpor: fake failure" >&2
+exit \${FAKE_RC:-0}
+EOF
+chmod 0755 "$t/torpor-suspend"
+
+sleep_run() {
+	rm -f "$t/calls"
+	TORPOR_SUSPEND=$t/torpor-suspend TORPOR_SLEEP_DIRS="$t/usr $t/lib" \
+		TORPOR_SLEEP_CONF=$t/sleep.conf TORPOR_SLEEP_CONF_DIRS=$t/conf.d TORPOR_RTC=$t/rtc \
+		sh "$top/systemd/torpor-sleep" "$@" >"$t/log" 2>&1
+}
+
+# calls: what ran, the parallel hooks of each phase sorted
+calls() {
+	[ -f "$t/calls" ] || return 0
+	awk '/^torpor-suspend/ { print 2 * phase + 1 " " $0; phase++; next } { print 2 * phase " " $0 }' "$t/calls" |
+		LC_ALL=C sort | sed 's/^[0-9]* //'
+}
+
+sleep_run hibernate
+rc=$?
+same "hibernate: pre hooks, torpor-suspend, post hooks, each once" "10-net pre hibernate hibernate
+20-disk pre hibernate hibernate
+30-other pre hibernate hibernate
+torpor-suspend 
+10-net post hibernate hibernate
+20-disk post hibernate hibernate
+30-other post hibernate hibernate" "$(calls)"
+same "hibernate: exit status 0 when torpor-suspend succeeds" 0 "$rc"
+
+FAKE_RC=1 sleep_run hibernate
+rc=$?
+same "hibernate: torpor-suspend's failure is the exit status" 1 "$rc"
+if grep -q 'torpor: fake failure' "$t/log" && grep -q 'failed to put the system to sleep' "$t/log"; then
+	ok "hibernate: torpor-suspend's message and the failure are logged"
+else
+	not_ok "hibernate: torpor-suspend's message and the failure are logged"
+fi
+same "hibernate: the post hooks run after a failure too" 3 "$(grep -c ' post ' "$t/calls")"
+
+printf '[Sleep]\nAllowHibernation=yes\n' >"$t/sleep.conf"
+printf '# a drop-in wins over sleep.conf\n[Sleep]\nAllowHibernation=no\n' >"$t/conf.d/50-no.conf"
+sleep_run hibernate
+rc=$?
+same "AllowHibernation=no in a drop-in refuses, exit status 1" 1 "$rc"
+same "AllowHibernation=no: no hook, no torpor-suspend" "" "$(calls)"
+rm -f "$t/conf.d/50-no.conf"
+printf '[Other]\nAllowHibernation=no\n' >"$t/conf.d/60-other.conf"
+sleep_run hibernate
+same "AllowHibernation= outside [Sleep] is not read" 0 "$?"
+
+printf '[Sleep]\nHibernateDelaySec=soon\n' >"$t/conf.d/70-delay.conf"
+: >"$t/rtc/wakealarm"
+sleep_run suspend-then-hibernate
+rc=$?
+same "suspend-then-hibernate: a bad HibernateDelaySec= refuses, exit status 1" 1 "$rc"
+same "suspend-then-hibernate: a bad HibernateDelaySec= runs nothing" "" "$(calls)"
+if grep -q "invalid HibernateDelaySec= 'soon'" "$t/log"; then ok "says which HibernateDelaySec= is bad"; else not_ok "says which HibernateDelaySec= is bad"; fi
+rm -f "$t/conf.d/70-delay.conf" "$t/rtc/wakealarm"
+sleep_run suspend-then-hibernate
+same "suspend-then-hibernate: no RTC wake alarm refuses, exit status 1" "1 " "$? $(calls)"
+
+sleep_run suspend
+same "suspend (systemd's own) is a usage error" 2 "$?"
+sleep_run
+same "no operation is a usage error" 2 "$?"
+
+# make install-systemd / uninstall-systemd
+rm -f "$t/log"
+if make -C "$top" --no-print-directory -s B="$t/build" PREFIX=/usr LIBEXECDIR=/usr/lib/torpor \
+	DESTDIR="$t/dest" install-systemd >"$t/log" 2>&1 &&
+	[ -x "$t/dest/usr/lib/torpor/torpor-sleep" ] &&
+	grep -q '^ExecStart=$' "$t/dest/usr/lib/systemd/system/systemd-hibernate.service.d/torpor.conf" &&
+	grep -q '^ExecStart=/usr/lib/torpor/torpor-sleep hybrid-sleep$' \
+		"$t/dest/usr/lib/systemd/system/systemd-hybrid-sleep.service.d/torpor.conf" &&
+	grep -q '^ExecStart=/usr/lib/torpor/torpor-sleep suspend-then-hibernate$' \
+		"$t/dest/usr/lib/systemd/system/systemd-suspend-then-hibernate.service.d/torpor.conf" &&
+	grep -q 'TORPOR_SUSPEND:-/usr/sbin/torpor-suspend}' "$t/dest/usr/lib/torpor/torpor-sleep"; then
+	ok "make install-systemd installs the runner and three drop-ins naming it"
+else
+	not_ok "make install-systemd installs the runner and three drop-ins naming it"
+fi
+if make -C "$top" --no-print-directory -s B="$t/build" PREFIX=/usr LIBEXECDIR=/usr/lib/torpor \
+	DESTDIR="$t/dest" uninstall-systemd >"$t/log" 2>&1 && [ -z "$(find "$t/dest" -type f)" ] &&
+	[ ! -d "$t/dest/usr/lib/systemd/system/systemd-hibernate.service.d" ]; then
+	ok "make uninstall-systemd removes all of it"
+else
+	not_ok "make uninstall-systemd removes all of it"
+	find "$t/dest" | sed 's/^/# /'
+fi
+[ "$failed" -eq 0 ]
