@@ -7,10 +7,12 @@
 # --image-file.  Boot 2 gets resume=/dev/vda resume_offset=<the printed page>: the
 # boot side is the plain swap-file path.  After the restore the workload is intact,
 # the image file is no swap area and zram still is; the host's e2fsck -fn is clean.
+# Boot 3 makes an image file of 4 MiB, too small: exit 1 with the sizes and the
+# hint to make it larger, the file deactivated, zram active, the workload intact.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
-TEST_DESCRIPTION="hibernate into an image file while zram is the only swap: round trip"
+TEST_DESCRIPTION="hibernate into an image file while zram is the only swap: round trip; too small: refused"
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 
@@ -52,6 +54,16 @@ test_run() {
 	grep -E "swapon|swapoff" "$T/boot2.console" | sed 's/^/# /'
 	expect_fsck "after the resume and a clean unmount"
 	note_torpor
+
+	boot 3 torpor_test=refused torpor_mib=32 torpor_fs=/dev/vda torpor_zram=256 \
+		torpor_imagefile=/mnt/fs/image torpor_imagefile_size=4M
+	note_boot 3
+	expect 3 imagefile-made "suspend-exit 1" imagefile-inactive zram-active token-ok \
+		counter-ok data-ok fs-unmounted poweroff
+	expect_not 3 resumed imagefile-active token-bad counter-bad data-bad
+	expect_line 3 "torpor: not enough swap space on .*the image needs about [0-9]* MiB, [0-9]* MiB were free"
+	expect_line 3 "torpor: hint: image file '/mnt/fs/image' is 4 MiB: make it larger"
+	expect_fsck "after the refused hibernation"
 }
 
 test_main
