@@ -13,8 +13,6 @@
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="hibernate into an image file while zram is the only swap: round trip; too small: refused"
-# shellcheck disable=SC2034 # read by run.sh
-TEST_KERNELS=first
 
 test_setup() {
 	swap_create && root_mkfs 384M &&
