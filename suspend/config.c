@@ -24,6 +24,7 @@ enum key {
 	K_PROGRESS,
 	K_COMPRESS,
 	K_THREADS,
+	K_IMAGE_FILE,
 	K_COUNT,
 };
 
@@ -35,6 +36,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_PROGRESS] = "progress",
 	[K_COMPRESS] = "compress",
 	[K_THREADS] = "threads",
+	[K_IMAGE_FILE] = "image_file",
 };
 
 static int is_blank(char c)
@@ -195,6 +197,13 @@ static int set_value(struct config *c, int key, const char *s, size_t n)
 	case K_THREADS:
 		c->has_threads = 1;
 		return config_parse_threads(v, &c->threads);
+	case K_IMAGE_FILE:
+		/* an absolute path: swapon(2) and the messages need no working directory */
+		if (n >= sizeof(c->image_file) || v[0] != '/')
+			return -EINVAL;
+		memcpy(c->image_file, v, n + 1);
+		c->has_image_file = 1;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -348,6 +357,10 @@ void config_override(struct config *base, const struct config *over)
 		base->threads = over->threads;
 		base->has_threads = 1;
 	}
+	if (over->has_image_file) {
+		memcpy(base->image_file, over->image_file, sizeof(base->image_file));
+		base->has_image_file = 1;
+	}
 }
 
 static const char *bad_value_why(const char *key)
@@ -369,6 +382,8 @@ static const char *bad_value_why(const char *key)
 		return "not 'lz4', 'lz4:N' (1-65537), 'lz4hc', 'lz4hc:N' (1-12) or 'none'";
 	case K_THREADS:
 		return "not 'auto' or a number from 1 to 16";
+	case K_IMAGE_FILE:
+		return "not an absolute path of at most 255 bytes";
 	}
 	return "invalid";
 }
@@ -414,7 +429,7 @@ const char *config_hint(const struct config_error *e, char *buf, size_t len)
 	switch (e->kind) {
 	case CONFIG_E_UNKNOWN_KEY:
 		snprintf(buf, len, "the keys are resume, resume_offset, poweroff, image_size, "
-			 "progress, compress and threads (see torpor.conf(5))");
+			 "progress, compress, threads and image_file (see torpor.conf(5))");
 		break;
 	case CONFIG_E_EMPTY_VALUE:
 		snprintf(buf, len, "give a value, or remove the line to get the default");

@@ -20,6 +20,7 @@
 #define CONFIG_LINE_MAX		1024		/* bytes of one line, without its end */
 #define CONFIG_FILE_MAX		(64 * 1024)	/* bytes of the whole file */
 #define CONFIG_RESUME_MAX	256		/* resume value, with the NUL, as resume= */
+#define CONFIG_PATH_MAX		256		/* image_file, with the NUL */
 
 /* what a bad poweroff value is not, for the messages of the file and --poweroff */
 #define CONFIG_POWEROFF_WHY "not 'shutdown', 'reboot', 'platform' or 'hybrid'"
@@ -47,6 +48,8 @@ struct config {
 	int has_compress;
 	unsigned threads;			/* compression threads, 0 = one per CPU */
 	int has_threads;
+	char image_file[CONFIG_PATH_MAX];	/* absolute path of the image file */
+	int has_image_file;
 };
 
 enum config_err_kind {

@@ -5,6 +5,7 @@
  * Usage: torpor-suspend [--config=FILE] [--resume=DEV] [--resume-offset=N]
  *                       [--poweroff=MODE] [--reboot] [--image-size=N]
  *                       [--[no-]progress] [--check] [--print-cmdline] [-v]
+ *                       [--image-file=PATH] [--setup-image-file[=SIZE]]
  *
  * Steps:
  *  1. resolve everything first: the settings (arguments, else the configuration
@@ -29,6 +30,9 @@
  * --print-cmdline stops after step 1, without the namespace and chroot checks
  * (it only prints), and prints the resume= parameters that name the swap area
  * (printcmd.c); --check stops after step 1 too.
+ * With an image file (image_file in the file, or --image-file=), the resume
+ * device and offset are the file's, and it is swap only around steps 1-4
+ * (imagefile.c); --setup-image-file makes it and prints its resume= line.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -41,6 +45,7 @@
 #include "config.h"
 #include "decimal.h"
 #include "hibernate.h"
+#include "imagefile.h"
 #include "msg.h"
 #include "printcmd.h"
 
@@ -76,6 +81,12 @@ static void usage(FILE *f)
 		"                       support); change nothing\n"
 		"  --print-cmdline      print the resume= (and resume_offset=) kernel parameters\n"
 		"                       for the swap area; change nothing\n"
+		"  --image-file=PATH    hibernate into this image file, made swap only while\n"
+		"                       the image is written (for systems that swap to zram);\n"
+		"                       default: image_file in the file, else none\n"
+		"  --setup-image-file[=SIZE]   make the image file (image_file, else\n"
+		"                       " IMAGEFILE_DEFAULT "), SIZE bytes (K, M, G suffixes;\n"
+		"                       default half of RAM), and print its resume= line\n"
 		"  -v, --verbose        debug messages\n"
 		"  -h, --help           this text\n");
 }
@@ -127,6 +138,8 @@ static int from_cmdline(struct hib_opts *o)
 struct given {
 	const char *config;		/* --config=, NULL for the default file */
 	int print_cmdline;
+	int setup_image;		/* --setup-image-file */
+	uint64_t setup_bytes;		/* its SIZE, 0 for the default */
 };
 
 /* Read the configuration file; 0, or 1 after reporting why not. */
@@ -237,6 +250,24 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 		}
 		c->has_threads = 1;
 		break;
+	case 'I':
+		if (strlen(optarg) >= sizeof(c->image_file) || optarg[0] != '/') {
+			msg_error("invalid --image-file '%s': not an absolute path of at most "
+				  "%zu bytes", optarg, sizeof(c->image_file) - 1);
+			return 2;
+		}
+		snprintf(c->image_file, sizeof(c->image_file), "%s", optarg);
+		c->has_image_file = 1;
+		break;
+	case 'F':
+		g->setup_image = 1;
+		if (optarg && (config_parse_size(optarg, &g->setup_bytes) < 0 ||
+			       g->setup_bytes < IMAGEFILE_MIN_BYTES)) {
+			msg_error("invalid --setup-image-file '%s': not a size of at least 1M",
+				  optarg);
+			return 2;
+		}
+		break;
 	case 'c':
 		o->check_only = 1;
 		break;
@@ -266,6 +297,8 @@ int main(int argc, char **argv)
 		{ "no-progress", no_argument, NULL, 'n' },
 		{ "compress", required_argument, NULL, 'Z' },
 		{ "threads", required_argument, NULL, 'T' },
+		{ "image-file", required_argument, NULL, 'I' },
+		{ "setup-image-file", optional_argument, NULL, 'F' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "print-cmdline", no_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -298,6 +331,15 @@ int main(int argc, char **argv)
 		return 1;
 	config_override(&conf, &cli);
 	to_opts(&conf, &o);
+	if (g.setup_image)
+		return imagefile_setup_run(conf.has_image_file ? conf.image_file :
+					   IMAGEFILE_DEFAULT, g.setup_bytes) == 0 ? 0 : 1;
+	if (conf.has_image_file && o.check_only)
+		return imagefile_check_run(conf.image_file) == 0 ? 0 : 1;
+	if (conf.has_image_file && g.print_cmdline)
+		return imagefile_print_cmdline(conf.image_file) == 0 ? 0 : 1;
+	if (conf.has_image_file)
+		return imagefile_hibernate_run(&o, conf.image_file) == 0 ? 0 : 1;
 	if ((!o.resume[0] || !o.has_offset) && from_cmdline(&o))
 		return 1;
 	if (g.print_cmdline)

@@ -56,12 +56,13 @@ int target_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages)
 }
 
 /*
- * The device and header page of a swap file.  On btrfs st_dev is anonymous and
- * FIEMAP answers logical addresses: btrfsmap asks the filesystem instead.
+ * target_file_location() - the device and header page of a swap file.  On btrfs
+ * st_dev is anonymous and FIEMAP answers logical addresses: btrfsmap asks the
+ * filesystem instead.
  * Return: 1 with @ret_dev (and @ret_pages, or the reason in @ret_offset_err),
  * 0 when the file cannot be opened, -errno when its device cannot be found.
  */
-static int file_location(const char *path, dev_t *ret_dev, int *ret_offset_err,
+int target_file_location(const char *path, dev_t *ret_dev, int *ret_offset_err,
 			 uint64_t *ret_pages)
 {
 	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
@@ -116,7 +117,7 @@ static int match_entry(const struct swap_entry *e, dev_t dev, int has_offset, ui
 	} else {
 		if (!S_ISREG(st.st_mode))
 			return 0;
-		r = file_location(path, &fdev, &oerr, &off);
+		r = target_file_location(path, &fdev, &oerr, &off);
 		if (r <= 0)
 			return r;
 		if (fdev != dev)
@@ -223,7 +224,7 @@ int target_find_only(struct hib_target *ret)
 		else
 			dev = st.st_rdev;
 	} else {
-		r = file_location(sw[0].path, &dev, &oerr, &off);
+		r = target_file_location(sw[0].path, &dev, &oerr, &off);
 		if (r == 0)
 			r = -EACCES;
 	}

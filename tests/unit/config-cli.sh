@@ -77,6 +77,23 @@ fi
 run --config="$t/good.conf" --image-size=2X --print-cmdline
 expect 2 "invalid --image-size '2X'" "a bad --image-size is a usage error"
 
+run --config="$t/good.conf" --image-file=relative/image --print-cmdline
+expect 2 "invalid --image-file 'relative/image': not an absolute path" \
+	"a relative --image-file is a usage error"
+run --config="$t/good.conf" --setup-image-file=12X --image-file="$t/image"
+expect 2 "invalid --setup-image-file '12X'" "a bad --setup-image-file size is a usage error"
+run --config="$t/good.conf" --setup-image-file=512K --image-file="$t/image"
+expect 2 "invalid --setup-image-file '512K'" "an image file under 1M is a usage error"
+printf 'image_file = %s/none\n' "$t" >"$t/img.conf"
+run --config="$t/img.conf" --print-cmdline
+expect 1 "no image file '$t/none'" "the file's image_file is used by --print-cmdline"
+run --config="$t/img.conf" --print-cmdline --image-file="$t/other"
+expect 1 "no image file '$t/other'" "--image-file overrides image_file"
+run --config="$t/img.conf" --check
+expect 1 "no image file '$t/none'" "--check looks at the image file"
+expect 1 "hint: make it with 'torpor-suspend --setup-image-file'" \
+	"a missing image file: the hint names --setup-image-file"
+
 if [ ! -e /etc/torpor.conf ]; then
 	run --print-cmdline --resume=/dev/torpor-test-fromopt
 	expect 1 "cannot find resume device '/dev/torpor-test-fromopt'" \

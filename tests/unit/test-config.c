@@ -281,9 +281,41 @@ static void test_fuzz(void)
 	       bad);
 }
 
+/* image_file: an absolute path, one word, of at most 255 bytes; options override it */
+static void test_image_file(void)
+{
+	char line[CONFIG_PATH_MAX + 32];
+	struct config opts;
+
+	tap_ok(parse("image_file = /var/lib/torpor/image\n") == 0 && c.has_image_file &&
+	       !strcmp(c.image_file, "/var/lib/torpor/image"), "config: image_file is read");
+	tap_ok(parse("image-file = /swap/img\n") == 0 && !strcmp(c.image_file, "/swap/img"),
+	       "config: image-file is image_file");
+	tap_ok(parse("resume = /dev/vdb\n") == 0 && !c.has_image_file,
+	       "config: no image_file line, no image file");
+	expect_err("image_file = var/image\n", CONFIG_E_BAD_VALUE, 1, "absolute path",
+		   "a relative image_file");
+	expect_err("\nimage_file = /a b\n", CONFIG_E_BAD_VALUE, 2, "image_file",
+		   "an image_file of two words");
+	snprintf(line, sizeof(line), "image_file = /%0*d\n", CONFIG_PATH_MAX - 1, 0);
+	expect_err(line, CONFIG_E_BAD_VALUE, 1, "at most 255 bytes", "an image_file of 256 bytes");
+	snprintf(line, sizeof(line), "image_file = /%0*d\n", CONFIG_PATH_MAX - 2, 0);
+	tap_ok(parse(line) == 0 && strlen(c.image_file) == CONFIG_PATH_MAX - 1,
+	       "config: an image_file of 255 bytes is read");
+	expect_err("image_file = /a\nimage_file = /b\n", CONFIG_E_DUPLICATE, 2, "image_file",
+		   "image_file twice");
+	tap_ok(parse("image_file = /a\n") == 0, "config: a file with image_file");
+	memset(&opts, 0, sizeof(opts));
+	opts.has_image_file = 1;
+	strcpy(opts.image_file, "/b");
+	config_override(&c, &opts);
+	tap_ok(!strcmp(c.image_file, "/b"), "config: --image-file overrides image_file");
+}
+
 int main(void)
 {
 	test_good();
+	test_image_file();
 	test_errors();
 	test_long_and_nul();
 	test_poweroff();

@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * imagefile.c - the image file: a swap file on the root filesystem that is
+ * swap only while torpor-suspend writes the image into it
+ *
+ * The kernel cannot hibernate into zram, and many systems swap only to zram.
+ * So the file stays inactive: torpor-suspend swapon()s it at the default
+ * priority (below every area given one, and below every area activated
+ * earlier: zram keeps taking the ordinary swapping), names it with
+ * SET_SWAP_AREA, which makes the kernel allocate the image's slots there only,
+ * and swapoff()s it again after the resume and after any failure.  The boot
+ * side sees a plain swap file (resume= its filesystem, resume_offset= its first
+ * page): nothing changes there.
+ *
+ * Default size: half of RAM, rounded up to a MiB.  The kernel shrinks the
+ * snapshot to /sys/power/image_size, two fifths of RAM by default, so half of
+ * RAM holds that image even uncompressed, with its map; lz4 usually halves it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <sys/sysinfo.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmdline.h"
+#include "devname.h"
+#include "imagefile.h"
+#include "msg.h"
+#include "printcmd.h"
+#include "swaps.h"
+#include "target.h"
+
+#define MIB(x) ((unsigned long long)((x) >> 20))
+
+uint64_t imagefile_default_bytes(void)
+{
+	struct sysinfo si;
+	uint64_t ram;
+
+	if (sysinfo(&si) < 0)
+		return 1ull << 30;
+	ram = (uint64_t)si.totalram * si.mem_unit;
+	return ((ram / 2 + (1u << 20) - 1) >> 20) << 20;
+}
+
+/* statfs magic numbers (linux/magic.h) */
+static const struct {
+	unsigned long magic;
+	const char *name;
+	int ok;
+} fs_types[] = {
+	{ 0xEF53, "ext4", 1 },
+	{ 0x58465342, "xfs", 1 },
+	{ 0x9123683E, "btrfs", 1 },
+	{ 0xF2F52010, "f2fs", 1 },
+	{ 0x01021994, "tmpfs", 0 },
+	{ 0x858458f6, "ramfs", 0 },
+	{ 0x6969, "nfs", 0 },
+	{ 0x794c7630, "overlayfs", 0 },
+	{ 0x2fc12fc1, "zfs", 0 },
+	{ 0x65735546, "fuse", 0 },
+	{ 0xFF534D42, "cifs", 0 },
+	{ 0xFE534D42, "smb2", 0 },
+	{ 0x73717368, "squashfs", 0 },
+	{ 0x4d44, "vfat", 0 },
+};
+
+int imagefile_fs_check(int fd, const char **ret_name)
+{
+	struct statfs sf;
+	size_t i;
+
+	if (fstatfs(fd, &sf) < 0)
+		return -errno;
+	for (i = 0; i < sizeof(fs_types) / sizeof(fs_types[0]); i++) {
+		if ((unsigned long)sf.f_type == fs_types[i].magic) {
+			*ret_name = fs_types[i].name;
+			return fs_types[i].ok ? 0 : -EOPNOTSUPP;
+		}
+	}
+	*ret_name = "an unknown filesystem";
+	return -EOPNOTSUPP;
+}
+
+int imagefile_extents_check(int fd, uint64_t bytes)
+{
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent ext[32];
+	} q;
+	uint64_t pos = 0;
+	uint32_t i;
+
+	while (pos < bytes) {
+		memset(&q, 0, sizeof(q));
+		q.fm.fm_start = pos;
+		q.fm.fm_length = bytes - pos;
+		q.fm.fm_flags = FIEMAP_FLAG_SYNC;
+		q.fm.fm_extent_count = 32;
+		if (ioctl(fd, FS_IOC_FIEMAP, &q.fm) < 0)
+			return -errno;
+		if (q.fm.fm_mapped_extents == 0)
+			return -EMEDIUMTYPE;
+		for (i = 0; i < q.fm.fm_mapped_extents; i++) {
+			const struct fiemap_extent *e = &q.ext[i];
+
+			if (e->fe_logical > pos)
+				return -EMEDIUMTYPE;	/* a hole before it */
+			if (e->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
+					   FIEMAP_EXTENT_ENCODED | FIEMAP_EXTENT_DATA_INLINE |
+					   FIEMAP_EXTENT_NOT_ALIGNED))
+				return -EMEDIUMTYPE;
+			if (e->fe_logical + e->fe_length > pos)
+				pos = e->fe_logical + e->fe_length;
+		}
+	}
+	return 0;
+}
+
+/* A version-1 swap header, as mkswap writes it (kernel union swap_header). */
+static int write_swap_header(int fd, uint32_t ps, uint64_t pages)
+{
+	unsigned char *page;
+	uint32_t v[3];
+	ssize_t n;
+	int r = 0;
+
+	if (pages - 1 > UINT32_MAX)
+		return -EFBIG;
+	page = calloc(1, ps);
+	if (!page)
+		return -ENOMEM;
+	v[0] = 1;			/* version */
+	v[1] = (uint32_t)(pages - 1);	/* last_page */
+	v[2] = 0;			/* nr_badpages */
+	memcpy(page + 1024, v, sizeof(v));
+	if (getrandom(page + 1036, 16, 0) != 16) {
+		r = -EIO;
+		goto out;
+	}
+	page[1036 + 6] = (page[1036 + 6] & 0x0f) | 0x40;	/* UUID version 4 */
+	page[1036 + 8] = (page[1036 + 8] & 0x3f) | 0x80;
+	memcpy(page + ps - 10, "SWAPSPACE2", 10);
+	n = pwrite(fd, page, ps, 0);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != ps)
+		r = -EIO;
+out:
+	free(page);
+	return r;
+}
+
+/* btrfs: no copy-on-write (chattr +C), set while the file is still empty */
+static int set_nocow(int fd)
+{
+	int flags = 0;
+
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0)
+		return -errno;
+	flags |= FS_NOCOW_FL;
+	if (ioctl(fd, FS_IOC_SETFLAGS, &flags) < 0)
+		return -errno;
+	return 0;
+}
+
+int imagefile_locate(const char *path, struct imagefile_loc *ret)
+{
+	struct imagefile_loc loc;
+	struct stat st;
+	int r, oerr = 0;
+
+	memset(&loc, 0, sizeof(loc));
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	r = target_file_location(path, &loc.dev, &oerr, &loc.offset_pages);
+	if (r == 0)
+		return -EACCES;
+	if (r < 0)
+		return r;
+	if (oerr < 0)
+		return oerr;
+	loc.bytes = (uint64_t)st.st_size;
+	*ret = loc;
+	return 0;
+}
+
+/* Fill the open, empty file @fd with @pages pages of swap; 0 or -errno. */
+static int fill_file(int fd, uint32_t ps, uint64_t pages)
+{
+	const char *fsname;
+	int r;
+
+	r = imagefile_fs_check(fd, &fsname);
+	if (r < 0)
+		return r;
+	if (!strcmp(fsname, "btrfs")) {
+		r = set_nocow(fd);
+		if (r < 0)
+			return r;
+	}
+	if (geteuid() == 0 && fchown(fd, 0, 0) < 0)
+		return -errno;
+	r = posix_fallocate(fd, 0, (off_t)(pages * ps));
+	if (r)
+		return -r;
+	r = write_swap_header(fd, ps, pages);
+	if (r < 0)
+		return r;
+	if (fsync(fd) < 0)
+		return -errno;
+	return imagefile_extents_check(fd, pages * ps);
+}
+
+int imagefile_create(const char *path, uint64_t bytes, struct imagefile_loc *ret)
+{
+	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
+	uint64_t pages = (bytes + ps - 1) / ps;
+	char tmp[PATH_MAX];
+	int fd, r;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.new", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	(void)unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	r = fill_file(fd, ps, pages);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0)
+		r = imagefile_locate(tmp, ret);
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		(void)unlink(tmp);
+	return r;
+}
+
+int imagefile_is_active(const char *path)
+{
+	struct swap_entry *sw = NULL;
+	struct stat f, s;
+	size_t n = 0, i;
+	int r, found = 0;
+
+	if (stat(path, &f) < 0)
+		return -errno;
+	r = swaps_read("/proc/swaps", &sw, &n);
+	if (r < 0)
+		return r;
+	for (i = 0; i < n; i++)
+		if (sw[i].is_file && stat(sw[i].path, &s) == 0 && s.st_dev == f.st_dev &&
+		    s.st_ino == f.st_ino)
+			found = 1;
+	free(sw);
+	return found;
+}
+
+/* The parent folder of the default file, private to root. */
+static int make_parent(const char *path)
+{
+	if (strcmp(path, IMAGEFILE_DEFAULT))
+		return 0;
+	if (mkdir("/var/lib/torpor", 0700) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* The resume= line of @loc, on stdout; 0 or -errno (reported). */
+static int print_line(const char *path, const struct imagefile_loc *loc)
+{
+	struct hib_target t;
+	struct probe_id id;
+	char line[128], dname[64];
+	int r;
+
+	memset(&t, 0, sizeof(t));
+	t.dev = loc->dev;
+	t.is_file = 1;
+	t.offset_pages = loc->offset_pages;
+	memset(&id, 0, sizeof(id));
+	devname_name(loc->dev, dname, sizeof(dname));
+	r = devname_probe(loc->dev, &id);
+	if (r < 0) {
+		msg_error("cannot read %s, the filesystem of '%s': %s", dname, path,
+			  msg_errname(r));
+		return r;
+	}
+	r = printcmd_format(&t, r ? &id : &(struct probe_id){ 0 }, line, sizeof(line));
+	if (r < 0) {
+		msg_error("the filesystem of '%s' on %s has no UUID to name it by", path, dname);
+		msg_hint("add resume=%s resume_offset=%llu to the kernel command line", dname,
+			 (unsigned long long)loc->offset_pages);
+		return r;
+	}
+	printf("%s\n", line);
+	return fflush(stdout) == 0 ? 0 : -EIO;
+}
+
+static void say_create_error(const char *path, uint64_t bytes, int r, int fd_dir)
+{
+	const char *fsname = "?";
+
+	if (r == -EOPNOTSUPP) {
+		if (fd_dir >= 0)
+			(void)imagefile_fs_check(fd_dir, &fsname);
+		msg_error("cannot make image file '%s' on %s: the kernel cannot swap to a file "
+			  "there", path, fsname);
+		msg_hint("put it on ext4, xfs, f2fs or a single-device btrfs (image_file = PATH "
+			 "in torpor.conf)");
+	} else if (r == -EXDEV) {
+		msg_error("cannot make image file '%s': its btrfs filesystem has several devices "
+			  "or a RAID/DUP data profile", path);
+		msg_hint("put it on a single-device filesystem (image_file = PATH in torpor.conf)");
+	} else if (r == -EMEDIUMTYPE) {
+		msg_error("cannot make image file '%s': the filesystem left holes or compressed "
+			  "extents in it", path);
+		msg_hint("put it on a filesystem without compression (image_file = PATH)");
+	} else if (r == -ENOSPC) {
+		msg_error("cannot make image file '%s' of %llu MiB: no space left on its "
+			  "filesystem", path, MIB(bytes));
+		msg_hint("free space, or give a smaller size: --setup-image-file=SIZE");
+	} else {
+		msg_error("cannot make image file '%s': %s", path, msg_errname(r));
+		if (r == -EACCES || r == -EPERM)
+			msg_hint("run 'sudo torpor-suspend --setup-image-file'");
+	}
+}
+
+int imagefile_setup_run(const char *path, uint64_t bytes)
+{
+	struct imagefile_loc loc;
+	char dir[PATH_MAX], *slash;
+	int r, dfd;
+
+	if (!bytes)
+		bytes = imagefile_default_bytes();
+	if (bytes < IMAGEFILE_MIN_BYTES) {
+		msg_error("image file size %llu bytes is too small: at least 1 MiB",
+			  (unsigned long long)bytes);
+		return -EINVAL;
+	}
+	r = make_parent(path);
+	r = r < 0 ? r : imagefile_is_active(path);
+	if (r > 0) {
+		msg_error("image file '%s' is an active swap area: not replacing it", path);
+		msg_hint("swapoff '%s' first", path);
+		return -EBUSY;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r = (r < 0 && r != -ENOENT) ? r : imagefile_create(path, bytes, &loc);
+	if (r < 0) {
+		say_create_error(path, bytes, r, dfd);
+		goto out;
+	}
+	if (dfd >= 0)
+		(void)fsync(dfd);
+	msg_info("created image file '%s': %llu MiB%s", path, MIB(loc.bytes),
+		 loc.bytes == imagefile_default_bytes() ? " (half of RAM: the kernel's "
+		 "default image_size is two fifths of it)" : "");
+	if (strcmp(path, IMAGEFILE_DEFAULT))
+		msg_hint("put 'image_file = %s' in torpor.conf", path);
+	else
+		msg_hint("put 'image_file = %s' in torpor.conf (it is used only when named)",
+			 path);
+	msg_hint("add this line to the kernel command line, and rebuild the initramfs:");
+	r = print_line(path, &loc);
+out:
+	if (dfd >= 0)
+		close(dfd);
+	return r;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Locate and check the file before anything changes; 0 or -errno (reported). */
+static int locate_and_warn(const char *path, struct imagefile_loc *loc)
+{
+	int r = imagefile_locate(path, loc);
+
+	if (r == -ENOENT) {
+		msg_error("no image file '%s'", path);
+		msg_hint("make it with 'torpor-suspend --setup-image-file'");
+	} else if (r == -EXDEV) {
+		msg_error("cannot hibernate into image file '%s': its btrfs filesystem has "
+			  "several devices or a RAID/DUP data profile", path);
+	} else if (r == -EMEDIUMTYPE) {
+		msg_error("cannot locate the first page of image file '%s'", path);
+		msg_hint("make it again with 'torpor-suspend --setup-image-file'");
+	} else if (r < 0) {
+		msg_error("cannot locate image file '%s': %s", path, msg_errname(r));
+	}
+	return r;
+}
+
+/* swapoff after the hibernation; the result is reported */
+static void deactivate(const char *path)
+{
+	double t0 = now();
+
+	if (swapoff(path) == 0) {
+		msg_debug("swapoff '%s' took %.3f s", path, now() - t0);
+		return;
+	}
+	if (errno == ENOMEM) {
+		msg_warn("image file '%s' stays an active swap area: not enough memory to "
+			 "take back what was swapped to it", path);
+		msg_hint("'swapoff %s' once memory is free", path);
+		return;
+	}
+	msg_error("cannot deactivate image file '%s': %s; it stays an active swap area",
+		  path, msg_errname(-errno));
+	msg_hint("'swapoff %s'", path);
+}
+
+int imagefile_hibernate_run(const struct hib_opts *opts, const char *path)
+{
+	struct hib_opts o = *opts;
+	struct imagefile_loc loc;
+	double t0;
+	int r, active;
+
+	if (geteuid() != 0) {
+		msg_error("hibernating needs root");
+		msg_hint("run 'sudo torpor-suspend'");
+		return -EPERM;
+	}
+	r = locate_and_warn(path, &loc);
+	if (r < 0)
+		return r;
+	active = imagefile_is_active(path);
+	if (active < 0) {
+		msg_error("cannot read /proc/swaps: %s", msg_errname(active));
+		return active;
+	}
+	if (!active) {
+		t0 = now();
+		/* no SWAP_FLAG_PREFER: the default priority is below every other area's */
+		if (swapon(path, 0) < 0) {
+			r = -errno;
+			msg_error("cannot activate image file '%s' as swap: %s", path,
+				  msg_errname(r));
+			msg_hint(r == -EINVAL ? "the kernel refused it (holes? 'dmesg | tail'); "
+				 "make it again with 'torpor-suspend --setup-image-file'" :
+				 "'dmesg | tail' says why");
+			return r;
+		}
+		msg_debug("swapon '%s' took %.3f s", path, now() - t0);
+	}
+	snprintf(o.resume, sizeof(o.resume), "%u:%u", major(loc.dev), minor(loc.dev));
+	o.offset = loc.offset_pages;
+	o.has_offset = 1;
+	r = hibernate_run(&o);
+	if (r == -ENOSPC)
+		msg_hint("image file '%s' is %llu MiB: make it larger with "
+			 "'torpor-suspend --setup-image-file=SIZE'", path, MIB(loc.bytes));
+	if (!active)
+		deactivate(path);
+	else
+		msg_debug("image file '%s' was active before: left active", path);
+	return r;
+}
+
+/* --check: the active swap areas that are zram, named in an info line */
+static void check_zram(void)
+{
+	struct swap_entry *sw = NULL;
+	size_t n = 0, i, z = 0;
+
+	(void)swaps_read("/proc/swaps", &sw, &n);
+	for (i = 0; i < n; i++) {
+		if (!strncmp(sw[i].path, "/dev/zram", 9)) {
+			msg_info("zram swap '%s' is active (%llu MiB): ordinary swapping goes "
+				 "there, the image to the image file", sw[i].path, sw[i].kib >> 10);
+			z++;
+		}
+	}
+	free(sw);
+	if (!z)
+		msg_info("no zram swap is active");
+}
+
+/* --check: resume= and resume_offset= on the kernel command line name @loc? */
+static int check_cmdline(const char *path, const struct imagefile_loc *loc)
+{
+	struct torpor_cmdline cl;
+	dev_t dev;
+	int r;
+
+	r = cmdline_read("/proc/cmdline", &cl);
+	if (r < 0 || !cl.resume[0] || devname_resolve(cl.resume, &dev) < 0 || dev != loc->dev) {
+		msg_error("resume= on the kernel command line does not name the filesystem of "
+			  "image file '%s'", path);
+		msg_hint("'torpor-suspend --print-cmdline' prints the parameters to add");
+		return -EINVAL;
+	}
+	if (!cl.has_resume_offset || cl.resume_offset != loc->offset_pages) {
+		msg_error("resume_offset= on the kernel command line is not %llu, the first "
+			  "page of image file '%s'", (unsigned long long)loc->offset_pages, path);
+		msg_hint("set resume_offset=%llu", (unsigned long long)loc->offset_pages);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int imagefile_check_run(const char *path)
+{
+	struct imagefile_loc loc;
+	struct stat st;
+	uint64_t want = imagefile_default_bytes();
+	int r, fd;
+
+	check_zram();
+	r = locate_and_warn(path, &loc);
+	if (r < 0)
+		return r;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (st.st_uid != 0 || (st.st_mode & 077)) {
+		msg_error("image file '%s' must be owned by root and private", path);
+		msg_hint("chown root:root '%s' && chmod 600 '%s'", path, path);
+		return -EACCES;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	r = imagefile_extents_check(fd, loc.bytes);
+	close(fd);
+	if (r < 0) {
+		msg_error("image file '%s' has holes or compressed extents: %s", path,
+			  msg_errname(r));
+		msg_hint("make it again with 'torpor-suspend --setup-image-file'");
+		return r;
+	}
+	if (loc.bytes < want)
+		msg_warn("image file '%s' is %llu MiB, less than half of RAM (%llu MiB): a "
+			 "large image may not fit", path, MIB(loc.bytes), MIB(want));
+	r = check_cmdline(path, &loc);
+	if (r < 0)
+		return r;
+	msg_info("ready to hibernate to image file '%s' (%llu MiB, %s): resume_offset=%llu",
+		 path, MIB(loc.bytes), imagefile_is_active(path) > 0 ? "active" :
+		 "activated only while hibernating", (unsigned long long)loc.offset_pages);
+	return 0;
+}
+
+int imagefile_print_cmdline(const char *path)
+{
+	struct imagefile_loc loc;
+	int r;
+
+	r = locate_and_warn(path, &loc);
+	return r < 0 ? r : print_line(path, &loc);
+}
