@@ -202,7 +202,11 @@ uint64_t loader_block_offset(const struct loader *l, uint32_t block)
 	return 0;
 }
 
-/* Hand whole pages to the kernel; each write() must take exactly one page. */
+/*
+ * Hand whole pages to the kernel, FEED_IOV to a writev(): it must take all of
+ * them; a refusal of the first comes back as its -errno, of a later one as a
+ * short count, and nothing more is written after either.
+ */
 static int feed_pages(struct loader *l, int snap_fd, const uint8_t *buf, size_t len)
 {
 	struct iovec iov[FEED_IOV];
@@ -224,9 +228,16 @@ static int feed_pages(struct loader *l, int snap_fd, const uint8_t *buf, size_t 
 			return FAIL(l, "the kernel took part of a page", -EIO);
 		if (n == 0)
 			return FAIL(l, "the kernel wanted fewer pages than the image holds", -EFBIG);
-		/* fewer than asked: it stopped at a page; the next call says why (0 or -errno) */
 		off += (size_t)n;
 		l->fed_bytes += (uint64_t)n;
+		/*
+		 * Fewer than asked: the kernel refused a page after the first (its
+		 * errno is lost in writev's count) or wanted no more.  Either way it
+		 * is final: after a failure the kernel must not be called again.
+		 */
+		if ((size_t)n < (size_t)cnt * l->ps)
+			return FAIL(l, "the kernel stopped taking the image's pages (its reason "
+				    "is in the kernel log)", -EIO);
 	}
 	return 0;
 }

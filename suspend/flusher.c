@@ -209,9 +209,14 @@ int flusher_stop(struct flusher *f)
 	pthread_join(f->thread, NULL);
 	if (task_wait_released(f->tid, 1000) < 0)
 		f->lingering = 1;
+	r = f->err;
+	/* as after flusher_init(): it can be started again */
 	f->started = 0;
 	f->stop = 0;
-	r = f->err;
+	f->err = 0;
+	f->cur = f->wnext = 0;
+	f->buf[0].fill = f->buf[1].fill = 0;
+	f->buf[0].busy = f->buf[1].busy = 0;
 	return r;
 }
 

@@ -10,6 +10,7 @@
  * (interrupt.h); from the commit on the signals are ignored.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,6 +454,23 @@ static void go_down_frozen(void)
 		pause();
 }
 
+/*
+ * pthread_create() takes a few hundred bytes of heap for each thread (its TLS
+ * table) even with our own stack, after the snapshot: keep a locked, untrimmed
+ * slack at the top of the heap so that comes from memory already held.
+ */
+static void keep_heap_slack(void)
+{
+	void *p;
+
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_TOP_PAD, 1 << 20);
+	p = malloc(64 << 10);	/* under the mmap threshold: from the heap itself */
+	if (p)
+		memset(p, 0, 64 << 10);
+	free(p);
+}
+
 /* Compression and its threads: --threads=N, else one per online CPU; 1 = no worker. */
 static int setup_pack(const struct hib_opts *o, struct writer *w)
 {
@@ -617,8 +635,8 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		  NS_MS(w->t_wait_pack), NS_MS(w->t_copy), NS_MS(w->t_wait_write),
 		  NS_MS(w->t_pack), NS_MS(w->t_write));
 	if (w->lingering)
-		msg_debug("%u of our threads were still known to the kernel after the join",
-			  w->lingering);
+		msg_warn("%u of torpor-suspend's threads were still known to the kernel a second "
+			 "after they ended", w->lingering);
 	if (o->poweroff == CONFIG_POWEROFF_HYBRID) {
 		r = suspend_to_ram(w, snap_fd, t, orig_sig);
 		if (r == 0) {
@@ -696,6 +714,7 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		if (!woke)
 			goto out_unfreeze;
 		/* the image is invalid again and its slots are free: thaw */
+		interrupt_drain();
 		(void)snap_unfreeze(snap_fd);
 		close(snap_fd);
 		msg_set_quiet(0);
@@ -918,6 +937,7 @@ int hibernate_run(const struct hib_opts *o)
 	/* after the snapshot no mounted filesystem may be written, not even a log file */
 	if (fstat(2, &st) == 0 && S_ISREG(st.st_mode))
 		msg_set_quiet(1);
+	keep_heap_slack();
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0) {
 		r = -errno;
 		msg_set_quiet(0);

@@ -421,8 +421,12 @@ static int locate_and_warn(const char *path, struct imagefile_loc *loc)
 static void deactivate(const char *path)
 {
 	double t0 = now();
+	int r, tries = 0;
 
-	if (swapoff(path) == 0) {
+	/* a signal pending makes swapoff give up with EINTR: try again */
+	while ((r = swapoff(path)) < 0 && errno == EINTR && ++tries < 100)
+		;
+	if (r == 0) {
 		msg_debug("swapoff '%s' took %.3f s", path, now() - t0);
 		return;
 	}

@@ -336,18 +336,23 @@ int pack_pool_stop(struct pack_pool *p)
 {
 	unsigned i;
 
-	if (!p->started)
-		return 0;
-	pthread_mutex_lock(&p->lock);
-	p->stop = 1;
-	pthread_cond_broadcast(&p->work);
-	pthread_mutex_unlock(&p->lock);
-	for (i = 0; i < p->started; i++)
-		pthread_join(p->workers[i].thread, NULL);
-	for (i = 0; i < p->started; i++)
-		if (task_wait_released(p->workers[i].tid, 1000) < 0)
-			p->lingering++;
+	if (p->started) {
+		pthread_mutex_lock(&p->lock);
+		p->stop = 1;
+		pthread_cond_broadcast(&p->work);
+		pthread_mutex_unlock(&p->lock);
+		for (i = 0; i < p->started; i++)
+			pthread_join(p->workers[i].thread, NULL);
+		for (i = 0; i < p->started; i++)
+			if (task_wait_released(p->workers[i].tid, 1000) < 0)
+				p->lingering++;
+	}
+	/* as after pack_pool_init(): the pool can be started again */
 	p->started = 0;
+	p->stop = 0;
+	p->next_submit = p->next_take = p->next_collect = 0;
+	for (i = 0; i < p->nr_jobs; i++)
+		p->jobs[i].state = JOB_FREE;
 	return 0;
 }
 

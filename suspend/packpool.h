@@ -16,7 +16,9 @@
  * released them (gone from /proc/self/task) before the writer returns, so no
  * thread of ours is left when the system thaws.  Everything the workers use
  * (jobs, compressor state, stacks) is allocated by pack_pool_init() before the
- * freeze; workers block every signal and never allocate.
+ * freeze; workers block every signal and never allocate.  pthread_create()
+ * itself takes a few hundred bytes of heap per thread (the TLS table): the
+ * heap slack hibernate.c keeps locked before the freeze provides them.
  */
 #ifndef SUSPEND_PACKPOOL_H
 #define SUSPEND_PACKPOOL_H

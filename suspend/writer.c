@@ -332,11 +332,14 @@ static int stop_threads(struct writer *w)
 	unsigned i;
 	int r;
 
-	for (i = 0, w->threads_used = 0; i < w->pool.nr_threads; i++)
+	unsigned n = w->pool.nr_threads;
+
+	(void)pack_pool_stop(&w->pool);
+	/* read after the join: the workers wrote them */
+	for (i = 0, w->threads_used = 0; i < n; i++)
 		w->threads_used += w->pool.workers[i].packed > 0;
 	for (i = 0, w->t_pack = 0; i < w->pool.nr_workers; i++)
 		w->t_pack += w->pool.workers[i].busy_ns;
-	(void)pack_pool_stop(&w->pool);
 	r = flusher_stop(&w->fl);
 	w->t_write = w->fl.write_ns;
 	w->lingering = w->pool.lingering + (unsigned)w->fl.lingering;
