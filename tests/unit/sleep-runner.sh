@@ -101,6 +101,13 @@ sleep_run hibernate
 rc=$?
 same "AllowHibernation=no in a drop-in refuses, exit status 1" 1 "$rc"
 same "AllowHibernation=no: no hook, no torpor-suspend" "" "$(calls)"
+# systemd's parse_boolean(): any case, and f
+for v in No NO False OFF f n 0; do
+	printf '[Sleep]\nAllowHibernation=%s\n' "$v" >"$t/conf.d/50-no.conf"
+	sleep_run hibernate
+	rc=$?
+	same "AllowHibernation=$v refuses as systemd does" "1:" "$rc:$(calls)"
+done
 rm -f "$t/conf.d/50-no.conf"
 printf '[Other]\nAllowHibernation=no\n' >"$t/conf.d/60-other.conf"
 sleep_run hibernate
