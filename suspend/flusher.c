@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* flusher.c - the writes of the image, on a thread of their own (see flusher.h) */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,24 +114,14 @@ static void *flusher_main(void *arg)
  */
 int flusher_start(struct flusher *f)
 {
-	pthread_attr_t attr;
-	sigset_t all, old;
 	int r;
 
 	if (!f->threaded || f->started)
 		return 0;
-	if (pthread_attr_init(&attr))
-		return -ENOMEM;
-	r = pthread_attr_setstack(&attr, f->stack, f->stack_bytes);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (!r)
-		r = pthread_create(&f->thread, &attr, flusher_main, f);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
-	if (r) {
+	r = task_start(&f->thread, f->stack, f->stack_bytes, flusher_main, f);
+	if (r < 0) {
 		f->threaded = 0;
-		return -r;
+		return r;
 	}
 	f->started = 1;
 	return 0;

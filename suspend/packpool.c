@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <lz4.h>
 #include <lz4hc.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,29 +238,20 @@ static void *worker_main(void *arg)
  */
 int pack_pool_start(struct pack_pool *p)
 {
-	pthread_attr_t attr;
-	sigset_t all, old;
 	unsigned i;
 	int r = 0;
 
 	if (!p->nr_threads)
 		return 0;
-	if (pthread_attr_init(&attr))
-		return -ENOMEM;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (i = 0; i < p->nr_threads && !r; i++) {
-		r = pthread_attr_setstack(&attr, p->workers[i].stack, p->stack_bytes);
-		if (!r)
-			r = pthread_create(&p->workers[i].thread, &attr, worker_main, &p->workers[i]);
+		r = task_start(&p->workers[i].thread, p->workers[i].stack, p->stack_bytes,
+			       worker_main, &p->workers[i]);
 		if (!r)
 			p->started++;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
 	if (!p->started) {
 		p->nr_threads = 0;	/* jobs stay in the ring: inline, one at a time */
-		return -r;
+		return r;
 	}
 	p->nr_threads = p->started;
 	return 0;

@@ -1,12 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* taskwait.c - see a joined thread gone from the kernel (see taskwait.h) */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "taskwait.h"
+
+/**
+ * task_start() - start a thread on @stack (allocated before the freeze) with
+ * every signal blocked: the abort signals reach the writer's thread only
+ * Return: 0, or -errno from pthread_create() (nothing started).
+ */
+int task_start(pthread_t *ret_thread, void *stack, size_t stack_bytes, void *(*fn)(void *),
+	       void *arg)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int r;
+
+	if (pthread_attr_init(&attr))
+		return -ENOMEM;
+	r = pthread_attr_setstack(&attr, stack, stack_bytes);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (!r)
+		r = pthread_create(ret_thread, &attr, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	return -r;
+}
 
 /* The calling thread's kernel id. */
 pid_t task_self(void)

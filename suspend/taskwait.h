@@ -12,9 +12,13 @@
 #ifndef SUSPEND_TASKWAIT_H
 #define SUSPEND_TASKWAIT_H
 
+#include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+int task_start(pthread_t *ret_thread, void *stack, size_t stack_bytes, void *(*fn)(void *),
+	       void *arg);
 pid_t task_self(void);
 uint64_t task_clock_ns(void);
 int task_wait_released(pid_t tid, int ms);
