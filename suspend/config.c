@@ -25,6 +25,7 @@ enum key {
 	K_COMPRESS,
 	K_THREADS,
 	K_IMAGE_FILE,
+	K_DISCARD_AFTER_RESUME,
 	K_COUNT,
 };
 
@@ -37,6 +38,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_COMPRESS] = "compress",
 	[K_THREADS] = "threads",
 	[K_IMAGE_FILE] = "image_file",
+	[K_DISCARD_AFTER_RESUME] = "discard_after_resume",
 };
 
 static int is_blank(char c)
@@ -204,6 +206,9 @@ static int set_value(struct config *c, int key, const char *s, size_t n)
 		memcpy(c->image_file, v, n + 1);
 		c->has_image_file = 1;
 		return 0;
+	case K_DISCARD_AFTER_RESUME:
+		c->has_discard_after_resume = 1;
+		return config_parse_bool(v, &c->discard_after_resume);
 	}
 	return -EINVAL;
 }
@@ -361,6 +366,10 @@ void config_override(struct config *base, const struct config *over)
 		memcpy(base->image_file, over->image_file, sizeof(base->image_file));
 		base->has_image_file = 1;
 	}
+	if (over->has_discard_after_resume) {
+		base->discard_after_resume = over->discard_after_resume;
+		base->has_discard_after_resume = 1;
+	}
 }
 
 static const char *bad_value_why(const char *key)
@@ -384,6 +393,8 @@ static const char *bad_value_why(const char *key)
 		return "not 'auto' or a number from 1 to 16";
 	case K_IMAGE_FILE:
 		return "not an absolute path of at most 255 bytes";
+	case K_DISCARD_AFTER_RESUME:
+		return "not 'yes' or 'no'";
 	}
 	return "invalid";
 }
@@ -429,7 +440,8 @@ const char *config_hint(const struct config_error *e, char *buf, size_t len)
 	switch (e->kind) {
 	case CONFIG_E_UNKNOWN_KEY:
 		snprintf(buf, len, "the keys are resume, resume_offset, poweroff, image_size, "
-			 "progress, compress, threads and image_file (see torpor.conf(5))");
+			 "progress, compress, threads, image_file and discard_after_resume "
+			 "(see torpor.conf(5))");
 		break;
 	case CONFIG_E_EMPTY_VALUE:
 		snprintf(buf, len, "give a value, or remove the line to get the default");

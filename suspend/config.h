@@ -50,6 +50,8 @@ struct config {
 	int has_threads;
 	char image_file[CONFIG_PATH_MAX];	/* absolute path of the image file */
 	int has_image_file;
+	int discard_after_resume;		/* 1: discard the image file's pages after */
+	int has_discard_after_resume;
 };
 
 enum config_err_kind {

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,15 +32,22 @@
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <time.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "decimal.h"
 #include "devname.h"
 #include "imagefile.h"
+#include "interrupt.h"
 #include "msg.h"
 #include "printcmd.h"
 #include "swaps.h"
 #include "target.h"
+
+#ifndef SWAP_FLAG_DISCARD_ONCE
+#define SWAP_FLAG_DISCARD_ONCE	0x20000	/* discard the whole area at swapon: linux/swap.h */
+#endif
 
 #define MIB(x) ((unsigned long long)((x) >> 20))
 
@@ -417,8 +425,8 @@ static int locate_and_warn(const char *path, struct imagefile_loc *loc)
 	return r;
 }
 
-/* swapoff after the hibernation; the result is reported */
-static void deactivate(const char *path)
+/* swapoff after the hibernation; 0, or -errno when the file stays active (reported) */
+static int deactivate(const char *path)
 {
 	double t0 = now();
 	int r, tries = 0;
@@ -428,39 +436,203 @@ static void deactivate(const char *path)
 		;
 	if (r == 0) {
 		msg_debug("swapoff '%s' took %.3f s", path, now() - t0);
-		return;
+		return 0;
 	}
-	if (errno == ENOMEM) {
+	r = -errno;
+	if (r == -ENOMEM) {
 		msg_warn("image file '%s' stays an active swap area: not enough memory to "
 			 "take back what was swapped to it", path);
 		msg_hint("'swapoff %s' once memory is free", path);
-		return;
+		return r;
 	}
 	msg_error("cannot deactivate image file '%s': %s; it stays an active swap area",
-		  path, msg_errname(-errno));
+		  path, msg_errname(r));
 	msg_hint("'swapoff %s'", path);
+	return r;
 }
 
-int imagefile_hibernate_run(const struct hib_opts *opts, const char *path)
+int imagefile_discard_supported(const char *sys_dev_block, dev_t dev)
 {
-	struct hib_opts o = *opts;
-	struct imagefile_loc loc;
-	double t0;
-	int r, active;
+	char path[512], buf[32];
+	unsigned long long v;
+	struct stat st;
+	ssize_t n;
+	size_t len;
+	int fd;
 
-	if (geteuid() != 0) {
-		msg_error("hibernating needs root");
-		msg_hint("run 'sudo torpor-suspend'");
-		return -EPERM;
+	/* a partition's queue is its disk's, one directory up */
+	snprintf(path, sizeof(path), "%s/%u:%u/partition", sys_dev_block, major(dev),
+		 minor(dev));
+	if (stat(path, &st) == 0)
+		snprintf(path, sizeof(path), "%s/%u:%u/../queue/discard_max_bytes",
+			 sys_dev_block, major(dev), minor(dev));
+	else
+		snprintf(path, sizeof(path), "%s/%u:%u/queue/discard_max_bytes",
+			 sys_dev_block, major(dev), minor(dev));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	len = (size_t)n;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	if (decimal_parse(buf, len, UINT64_MAX, &v) < 0)
+		return -EINVAL;
+	return v > 0;
+}
+
+int imagefile_zero(int fd, uint32_t ps, uint64_t bytes)
+{
+	static const size_t chunk = 1u << 20;
+	uint64_t pos = ps, n;
+	ssize_t w;
+	void *buf;
+	int r = 0, fl;
+
+	/* O_DIRECT: gigabytes of zeroes need not go through the page cache */
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0 && fcntl(fd, F_SETFL, fl | O_DIRECT) < 0)
+		fl = -1;
+	if (posix_memalign(&buf, 4096, chunk))
+		return -ENOMEM;
+	memset(buf, 0, chunk);
+	while (pos < bytes) {
+		n = bytes - pos < chunk ? bytes - pos : chunk;
+		w = pwrite(fd, buf, (size_t)n, (off_t)pos);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EINVAL && fl >= 0) {
+			/* no O_DIRECT for this size or filesystem: buffered then */
+			(void)fcntl(fd, F_SETFL, fl);
+			fl = -1;
+			continue;
+		}
+		if (w <= 0) {
+			r = w < 0 ? -errno : -EIO;
+			break;
+		}
+		pos += (uint64_t)w;
 	}
-	r = locate_and_warn(path, &loc);
-	if (r < 0)
+	free(buf);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl);
+	if (r == 0 && fdatasync(fd) < 0)
+		r = -errno;
+	return r;
+}
+
+/* Has @fd (of @bytes) an extent shared with another file (a snapshot, a reflink)? 1, 0, -errno */
+static int extents_shared(int fd, uint64_t bytes)
+{
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent ext[32];
+	} q;
+	uint64_t pos = 0, end;
+	uint32_t i;
+
+	while (pos < bytes) {
+		memset(&q, 0, sizeof(q));
+		q.fm.fm_start = pos;
+		q.fm.fm_length = bytes - pos;
+		q.fm.fm_extent_count = 32;
+		if (ioctl(fd, FS_IOC_FIEMAP, &q.fm) < 0)
+			return -errno;
+		if (q.fm.fm_mapped_extents == 0)
+			return -EMEDIUMTYPE;
+		end = pos;
+		for (i = 0; i < q.fm.fm_mapped_extents; i++) {
+			if (q.ext[i].fe_flags & FIEMAP_EXTENT_SHARED)
+				return 1;
+			if (q.ext[i].fe_logical + q.ext[i].fe_length > end)
+				end = q.ext[i].fe_logical + q.ext[i].fe_length;
+		}
+		if (end <= pos)
+			return -EMEDIUMTYPE;
+		pos = end;
+	}
+	return 0;
+}
+
+/*
+ * discard_after_resume: forget the image's pages in the (inactive) file.  Where
+ * the device discards, the kernel does it: swapon() with SWAP_FLAG_DISCARD_ONCE
+ * discards every extent of the area but its header, through the very extent map
+ * the image was written through; we never write to the block device under a
+ * mounted filesystem.  Elsewhere the file's pages are overwritten with zeroes
+ * in place, which a shared extent (a btrfs snapshot, a reflink copy) would turn
+ * into a copy: refused.  0 or -errno (reported).
+ */
+static int forget_pages(const char *path, const struct imagefile_loc *loc)
+{
+	struct imagefile_loc after;
+	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
+	double t0 = now();
+	int r, fd;
+
+	r = imagefile_discard_supported("/sys/dev/block", loc->dev);
+	if (r > 0) {
+		if (swapon(path, SWAP_FLAG_DISCARD | SWAP_FLAG_DISCARD_ONCE) < 0) {
+			r = -errno;
+			msg_error("cannot discard image file '%s': swapon: %s", path,
+				  msg_errname(r));
+			msg_hint("the image's pages stay in the file; 'dmesg | tail' says why");
+			return r;
+		}
+		r = deactivate(path);
+		if (r == 0)
+			msg_info("discarded the image's pages in '%s' (%.1f s)", path,
+				 now() - t0);
 		return r;
-	active = imagefile_is_active(path);
-	if (active < 0) {
-		msg_error("cannot read /proc/swaps: %s", msg_errname(active));
-		return active;
 	}
+	if (r < 0)
+		msg_debug("cannot tell whether %u:%u discards (%s): zeroing instead",
+			  major(loc->dev), minor(loc->dev), msg_errname(r));
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		r = -errno;
+		msg_error("cannot open image file '%s' to zero it: %s", path, msg_errname(r));
+		return r;
+	}
+	r = extents_shared(fd, loc->bytes);
+	if (r > 0) {
+		close(fd);
+		msg_error("image file '%s' shares blocks with another file (a snapshot or a "
+			  "copy): zeroing it would move it; the image's pages stay", path);
+		msg_hint("delete the snapshot or copy, then make the file again with "
+			 "'torpor-suspend --setup-image-file'");
+		return -EBUSY;
+	}
+	if (r == 0)
+		r = imagefile_zero(fd, ps, loc->bytes);
+	close(fd);
+	if (r < 0) {
+		msg_error("cannot zero image file '%s': %s; some of the image's pages stay",
+			  path, msg_errname(r));
+		return r;
+	}
+	/* the zeroes went in place: the file must be where resume_offset= points */
+	r = imagefile_locate(path, &after);
+	if (r < 0 || after.dev != loc->dev || after.offset_pages != loc->offset_pages) {
+		msg_error("image file '%s' moved while it was zeroed", path);
+		msg_hint("run 'torpor-suspend --print-cmdline' and correct resume_offset=");
+		return r < 0 ? r : -ESTALE;
+	}
+	msg_info("zeroed the image's pages in '%s' (%llu MiB, %.1f s; the device does not "
+		 "discard)", path, MIB(loc->bytes), now() - t0);
+	return 0;
+}
+
+/* imagefile_hibernate_run() under the abort signals' flag */
+static int image_file_run(struct hib_opts *o, const char *path, const struct imagefile_loc *loc,
+			  int active, int discard)
+{
+	double t0;
+	int r;
+
 	if (!active) {
 		t0 = now();
 		/* no SWAP_FLAG_PREFER: the default priority is below every other area's */
@@ -475,17 +647,66 @@ int imagefile_hibernate_run(const struct hib_opts *opts, const char *path)
 		}
 		msg_debug("swapon '%s' took %.3f s", path, now() - t0);
 	}
-	snprintf(o.resume, sizeof(o.resume), "%u:%u", major(loc.dev), minor(loc.dev));
-	o.offset = loc.offset_pages;
-	o.has_offset = 1;
-	r = hibernate_run(&o);
+	snprintf(o->resume, sizeof(o->resume), "%u:%u", major(loc->dev), minor(loc->dev));
+	o->offset = loc->offset_pages;
+	o->has_offset = 1;
+	r = hibernate_run(o);
 	if (r == -ENOSPC)
 		msg_hint("image file '%s' is %llu MiB: make it larger with "
-			 "'torpor-suspend --setup-image-file=SIZE'", path, MIB(loc.bytes));
-	if (!active)
-		deactivate(path);
-	else
+			 "'torpor-suspend --setup-image-file=SIZE'", path, MIB(loc->bytes));
+	if (active) {
 		msg_debug("image file '%s' was active before: left active", path);
+		if (discard)
+			msg_warn("image file '%s' was an active swap area before: its pages "
+				 "are not discarded", path);
+		return r;
+	}
+	if (deactivate(path) < 0) {
+		if (discard)
+			msg_warn("image file '%s' is still active: its pages are not discarded",
+				 path);
+		return r;
+	}
+	if (discard)
+		(void)forget_pages(path, loc);
+	return r;
+}
+
+int imagefile_hibernate_run(const struct hib_opts *opts, const char *path, int discard)
+{
+	struct hib_opts o = *opts;
+	struct imagefile_loc loc;
+	int r, active, sig;
+
+	if (geteuid() != 0) {
+		msg_error("hibernating needs root");
+		msg_hint("run 'sudo torpor-suspend'");
+		return -EPERM;
+	}
+	r = locate_and_warn(path, &loc);
+	if (r < 0)
+		return r;
+	active = imagefile_is_active(path);
+	if (active < 0) {
+		msg_error("cannot read /proc/swaps: %s", msg_errname(active));
+		return active;
+	}
+	/*
+	 * From before the swapon to after the swapoff the abort signals only set a
+	 * flag (hibernate_run() nests its own install in this one): a SIGTERM must
+	 * not end torpor-suspend with the file an active swap area.
+	 */
+	r = interrupt_install();
+	if (r < 0) {
+		msg_error("cannot set up the abort signals: %s", msg_errname(r));
+		return r;
+	}
+	r = image_file_run(&o, path, &loc, active, discard);
+	sig = interrupt_pending();
+	interrupt_restore();
+	/* one that came after the resume, while the file was put away: it is due now */
+	if (r == 0 && sig > 0)
+		(void)raise(sig);
 	return r;
 }
 

@@ -73,10 +73,26 @@ int imagefile_setup_run(const char *path, uint64_t bytes);
  * swapon(2) the file unless it is active already (at the default, lowest
  * priority: zram stays preferred for ordinary swapping), hibernate_run() into
  * it, swapoff(2) it again after the resume and after any failure.  A file that
- * was active before is left active.  Return: hibernate_run()'s, or -errno
- * (reported).
+ * was active before is left active.  With @discard (discard_after_resume),
+ * then the file's pages (all but its header) are discarded where the device
+ * can, else overwritten with zeroes, so that memory contents do not stay on
+ * disk; a failure there is reported and does not change the result.
+ * Return: hibernate_run()'s, or -errno (reported).
  */
-int imagefile_hibernate_run(const struct hib_opts *o, const char *path);
+int imagefile_hibernate_run(const struct hib_opts *o, const char *path, int discard);
+
+/**
+ * imagefile_discard_supported() - does the block device @dev discard?
+ * @sys_dev_block: "/sys/dev/block" (a directory of the same shape in tests)
+ * Return: 1, 0 (discard_max_bytes is 0), -errno (no such file, not a number).
+ */
+int imagefile_discard_supported(const char *sys_dev_block, dev_t dev);
+
+/**
+ * imagefile_zero() - overwrite pages 1.. of the @bytes of open file @fd with
+ * zeroes (the header page stays), in place, and fdatasync().  0 or -errno.
+ */
+int imagefile_zero(int fd, uint32_t ps, uint64_t bytes);
 
 /* --check with an image file: zram, the file, its size and place.  0 or -errno (reported). */
 int imagefile_check_run(const char *path);

@@ -30,7 +30,13 @@ static sigset_t old_mask;
 static struct sigaction old_pipe;
 static sigset_t commit_set;
 static int committed;
-static int installed;
+static int installed;		/* how deep: 2 within an outer install */
+/* the outer install's saved state, while an inner one is in place */
+static struct {
+	struct sigaction act[NR_ABORT_SIGS];
+	sigset_t mask;
+	struct sigaction pipe;
+} outer;
 static struct termios old_tio;
 static int keys_on;
 static int pty_ok;
@@ -77,14 +83,26 @@ int interrupt_install(void)
 	size_t i;
 	int r;
 
+	if (installed > 1)
+		return -EBUSY;
+	if (installed) {
+		/* nested: keep the outer state, and a signal already caught */
+		memcpy(outer.act, old_act, sizeof(old_act));
+		outer.mask = old_mask;
+		outer.pipe = old_pipe;
+	}
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGTSTP);
 	sigaddset(&stop, SIGTTIN);
 	sigaddset(&stop, SIGTTOU);
-	if (sigprocmask(SIG_BLOCK, &stop, &old_mask) < 0)
-		return -errno;
-	pending = 0;
-	key_hit = 0;
+	if (sigprocmask(SIG_BLOCK, &stop, &old_mask) < 0) {
+		r = -errno;
+		goto fail_outer;
+	}
+	if (!installed) {
+		pending = 0;
+		key_hit = 0;
+	}
 	r = set_all(on_signal, 1);
 	/* a closed pipe on stderr gives EPIPE, not a silent death halfway */
 	if (r == 0 && sigaction(SIGPIPE, NULL, &old_pipe) < 0)
@@ -95,10 +113,18 @@ int interrupt_install(void)
 		for (i = 0; i < NR_ABORT_SIGS; i++)
 			(void)sigaction(abort_sigs[i], &old_act[i], NULL);
 		(void)sigprocmask(SIG_SETMASK, &old_mask, NULL);
-		return r;
+		goto fail_outer;
 	}
-	installed = 1;
+	installed++;
 	return 0;
+
+fail_outer:
+	if (installed) {
+		memcpy(old_act, outer.act, sizeof(old_act));
+		old_mask = outer.mask;
+		old_pipe = outer.pipe;
+	}
+	return r;
 }
 
 /* The abort signal received so far, else INTERRUPT_KEY if the key was seen, else 0. */
@@ -261,7 +287,12 @@ void interrupt_restore(void)
 	interrupt_drain();
 	(void)sigaction(SIGPIPE, &old_pipe, NULL);
 	(void)sigprocmask(SIG_SETMASK, &old_mask, NULL);
-	installed = 0;
+	if (--installed) {
+		/* back to the outer install: the abort signals set the flag again */
+		memcpy(old_act, outer.act, sizeof(old_act));
+		old_mask = outer.mask;
+		old_pipe = outer.pipe;
+	}
 }
 
 /* "SIGINT" and so on, for the signals this module handles. */

@@ -11,6 +11,12 @@
  * every other signal is blocked too; interrupt_drain() drops those that came
  * meanwhile (before the thaw), interrupt_restore() puts everything back (after
  * a failure, or in the process that was restored).
+ *
+ * One install may be nested in another (the image file is swapon()ed under an
+ * outer one, so that no signal can end torpor-suspend with the file active):
+ * the inner one keeps a signal the outer one caught, and its
+ * interrupt_restore() goes back to the outer one's state, where the abort
+ * signals set the flag again.
  */
 #ifndef SUSPEND_INTERRUPT_H
 #define SUSPEND_INTERRUPT_H

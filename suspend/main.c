@@ -87,6 +87,8 @@ static void usage(FILE *f)
 		"  --setup-image-file[=SIZE]   make the image file (image_file, else\n"
 		"                       " IMAGEFILE_DEFAULT "), SIZE bytes (K, M, G suffixes;\n"
 		"                       default half of RAM), and print its resume= line\n"
+		"  --discard-after-resume   after the resume (or a failure), discard the image\n"
+		"                       file's pages, or zero them where the disk cannot\n"
 		"  -v, --verbose        debug messages\n"
 		"  -h, --help           this text\n");
 }
@@ -268,6 +270,10 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 			return 2;
 		}
 		break;
+	case 'D':
+		c->discard_after_resume = 1;
+		c->has_discard_after_resume = 1;
+		break;
 	case 'c':
 		o->check_only = 1;
 		break;
@@ -299,6 +305,7 @@ int main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'T' },
 		{ "image-file", required_argument, NULL, 'I' },
 		{ "setup-image-file", optional_argument, NULL, 'F' },
+		{ "discard-after-resume", no_argument, NULL, 'D' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "print-cmdline", no_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -339,7 +346,8 @@ int main(int argc, char **argv)
 	if (conf.has_image_file && g.print_cmdline)
 		return imagefile_print_cmdline(conf.image_file) == 0 ? 0 : 1;
 	if (conf.has_image_file)
-		return imagefile_hibernate_run(&o, conf.image_file) == 0 ? 0 : 1;
+		return imagefile_hibernate_run(&o, conf.image_file,
+					       conf.discard_after_resume) == 0 ? 0 : 1;
 	if ((!o.resume[0] || !o.has_offset) && from_cmdline(&o))
 		return 1;
 	if (g.print_cmdline)

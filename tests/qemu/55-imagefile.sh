@@ -7,8 +7,11 @@
 # --image-file.  Boot 2 gets resume=/dev/vda resume_offset=<the printed page>: the
 # boot side is the plain swap-file path.  After the restore the workload is intact,
 # the image file is no swap area and zram still is; the host's e2fsck -fn is clean.
-# Boot 3 makes an image file of 4 MiB, too small: exit 1 with the sizes and the
-# hint to make it larger, the file deactivated, zram active, the workload intact.
+# Boot 1 asks for --discard-after-resume and the disk discards (QEMU punches the
+# holes in root.img): after the resume every page of the file but its header reads
+# as zeroes on the host.  Boot 3 makes an image file of 4 MiB, too small: exit 1
+# with the sizes and the hint to make it larger, the file deactivated, zram active,
+# the workload intact; its disk does not discard, so the file is zeroed instead.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -19,15 +22,43 @@ test_setup() {
 		initrd_extend "$T/initrd.cpio" "$EXT4_DRIVERS ZRAM:zram"
 }
 
+# expect_file_zeroed PATH: every block of PATH on the ext4 root.img but its first
+# (the swap header) reads as zeroes, wherever the extents lie on the disk
+expect_file_zeroed() {
+	_bs=$(dumpe2fs -h "$T/root.img" 2>/dev/null | sed -n 's/^Block size: *//p')
+	debugfs -R "blocks $1" "$T/root.img" 2>/dev/null | tr ' ' '\n' | awk 'NF' >"$T/blocks"
+	_n=$(wc -l <"$T/blocks")
+	if [ -z "$_bs" ] || [ "$_n" -lt 2 ]; then
+		fail "debugfs names no blocks of $1 on the root disk (block size '$_bs')"
+		return
+	fi
+	# runs of consecutive blocks after the first: "start count"
+	_bad=$(tail -n +2 "$T/blocks" | awk '
+		NR == 1 { s = $1; n = 1; next }
+		$1 == s + n { n++; next }
+		{ print s, n; s = $1; n = 1 }
+		END { print s, n }' |
+		while read -r _s _c; do
+			dd if="$T/root.img" bs="$_bs" skip="$_s" count="$_c" 2>/dev/null |
+				cmp -s -n $((_c * _bs)) - /dev/zero || echo "$_s+$_c"
+		done)
+	if [ -z "$_bad" ]; then
+		echo "ok: the $((_n - 1)) blocks of $1 after its header read as zeroes on the host"
+	else
+		fail "blocks of $1 that are not zeroes after the discard: $(echo $_bad | cut -c1-200)"
+	fi
+}
+
 test_run() {
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_INITRD=$T/initrd.cpio
 	# shellcheck disable=SC2034 # the ext4 disk keeps what each boot writes
-	BOOT_ROOT_OPTS=
+	BOOT_ROOT_OPTS=,discard=unmap
 	base="console=ttyS0 panic=-1 resume=/dev/vda torpor_mib=64"
 	BOOT_CMDLINE=$base
 	boot 1 torpor_test=hibernate torpor_fs=/dev/vda torpor_zram=256 \
-		torpor_imagefile=/mnt/fs/image torpor_imagefile_size=256M torpor_verbose=1
+		torpor_imagefile=/mnt/fs/image torpor_imagefile_size=256M torpor_verbose=1 \
+		torpor_opts=--discard-after-resume
 	note_boot 1
 	expect 1 fs-mounted workload-started imagefile-made hibernating
 	expect_not 1 resumed hibernate-failed swapon-failed poweroff
@@ -49,18 +80,25 @@ test_run() {
 	expect_checks 2
 	expect 2 imagefile-inactive zram-active fs-unmounted poweroff
 	expect_not 2 imagefile-active zram-inactive fs-umount-failed
-	grep -E "swapon|swapoff" "$T/boot2.console" | sed 's/^/# /'
+	grep -E "swapon|swapoff|discarded" "$T/boot2.console" | sed 's/^/# /'
+	expect_line 2 "torpor: discarded the image's pages in '/mnt/fs/image' \\([0-9.]* s\\)"
+	expect_file_zeroed /image
 	expect_fsck "after the resume and a clean unmount"
 	note_torpor
 
+	# shellcheck disable=SC2034 # read by boot: this disk does not discard
+	BOOT_QEMU_OPTS="-global virtio-blk-pci.discard=off"
 	boot 3 torpor_test=refused torpor_mib=32 torpor_fs=/dev/vda torpor_zram=256 \
-		torpor_imagefile=/mnt/fs/image torpor_imagefile_size=4M
+		torpor_imagefile=/mnt/fs/image torpor_imagefile_size=4M \
+		torpor_opts=--discard-after-resume
+	BOOT_QEMU_OPTS=
 	note_boot 3
 	expect 3 imagefile-made "suspend-exit 1" imagefile-inactive zram-active token-ok \
 		counter-ok data-ok fs-unmounted poweroff
 	expect_not 3 resumed imagefile-active token-bad counter-bad data-bad
 	expect_line 3 "torpor: not enough swap space on .*the image needs about [0-9]* MiB, [0-9]* MiB were free"
 	expect_line 3 "torpor: hint: image file '/mnt/fs/image' is 4 MiB: make it larger"
+	expect_line 3 "torpor: zeroed the image's pages in '/mnt/fs/image' \\(4 MiB, [0-9.]* s; the device does not discard\\)"
 	expect_fsck "after the refused hibernation"
 }
 

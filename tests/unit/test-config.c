@@ -312,10 +312,32 @@ static void test_image_file(void)
 	tap_ok(!strcmp(c.image_file, "/b"), "config: --image-file overrides image_file");
 }
 
+/* discard_after_resume: a boolean, off when absent; --discard-after-resume overrides it */
+static void test_discard(void)
+{
+	struct config opts;
+
+	tap_ok(parse("resume = /dev/vdb\n") == 0 && !c.has_discard_after_resume &&
+	       !c.discard_after_resume, "config: no discard_after_resume line, no discard");
+	tap_ok(parse("discard_after_resume = yes\n") == 0 && c.has_discard_after_resume &&
+	       c.discard_after_resume, "config: discard_after_resume = yes is read");
+	tap_ok(parse("discard-after-resume = off\n") == 0 && c.has_discard_after_resume &&
+	       !c.discard_after_resume, "config: discard-after-resume = off is read");
+	expect_err("discard_after_resume = maybe\n", CONFIG_E_BAD_VALUE, 1, "'yes' or 'no'",
+		   "a discard_after_resume that is no boolean");
+	tap_ok(parse("discard_after_resume = no\n") == 0, "config: discard_after_resume = no");
+	memset(&opts, 0, sizeof(opts));
+	opts.has_discard_after_resume = 1;
+	opts.discard_after_resume = 1;
+	config_override(&c, &opts);
+	tap_ok(c.discard_after_resume, "config: --discard-after-resume overrides the file");
+}
+
 int main(void)
 {
 	test_good();
 	test_image_file();
+	test_discard();
 	test_errors();
 	test_long_and_nul();
 	test_poweroff();

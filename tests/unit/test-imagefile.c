@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "imagefile.h"
@@ -92,9 +93,89 @@ static void test_create(const char *dir)
 	unlink(path);
 }
 
+/* writes @text into @dir/@name, making the folders; 0 or -1 */
+static int put(const char *dir, const char *name, const char *text)
+{
+	char path[512], *p;
+	FILE *f;
+
+	mkdir(dir, 0700);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	for (p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		mkdir(path, 0700);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+/* discard support as sysfs tells it: a disk's queue, a partition's disk's queue */
+static void test_discard_supported(const char *dir)
+{
+	char sys[512];
+
+	snprintf(sys, sizeof(sys), "%s/sys", dir);
+	put(sys, "254:0/queue/discard_max_bytes", "2147483136\n");
+	put(sys, "8:0/queue/discard_max_bytes", "0\n");
+	/* the partition 8:1 is a folder inside its disk's, reached through a link */
+	put(sys, "8:0/sda1/partition", "1\n");
+	put(sys, "7:0/queue/discard_max_bytes", "lots\n");
+	put(sys, "9:0/partition", "1\n");
+	put(sys, "9:0/queue/discard_max_bytes", "4096\n");
+	snprintf(sys, sizeof(sys), "%s/sys/8:1", dir);
+	tap_ok(symlink("8:0/sda1", sys) == 0, "imagefile: a fake /sys/dev/block");
+	snprintf(sys, sizeof(sys), "%s/sys", dir);
+	tap_ok(imagefile_discard_supported(sys, makedev(254, 0)) == 1,
+	       "imagefile: a disk that discards (discard_max_bytes 2147483136)");
+	tap_ok(imagefile_discard_supported(sys, makedev(8, 0)) == 0,
+	       "imagefile: a disk that does not (discard_max_bytes 0)");
+	tap_ok(imagefile_discard_supported(sys, makedev(8, 1)) == 0,
+	       "imagefile: a partition asks its disk's queue (its own folder has none)");
+	tap_ok(imagefile_discard_supported(sys, makedev(7, 0)) == -EINVAL,
+	       "imagefile: a discard_max_bytes that is no number is an error");
+	tap_ok(imagefile_discard_supported(sys, makedev(3, 0)) == -ENOENT,
+	       "imagefile: no such device is an error");
+	tap_ok(imagefile_discard_supported(sys, makedev(9, 0)) == -ENOENT,
+	       "imagefile: a partition does not read its own queue");
+}
+
+/* zeroing: every page but the header, for sizes around the 1 MiB chunk */
+static void test_zero(const char *dir)
+{
+	static const uint64_t sizes[] = { 4096, 8192, (1u << 20) + 4096, (3u << 20) + 12288 };
+	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
+	unsigned char *buf;
+	char path[512];
+	size_t i, j;
+
+	snprintf(path, sizeof(path), "%s/zero", dir);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t n = sizes[i];
+		int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600), ok, r;
+
+		buf = malloc(n);
+		memset(buf, 0xa5, n);
+		ok = fd >= 0 && pwrite(fd, buf, n, 0) == (ssize_t)n;
+		r = ok ? imagefile_zero(fd, ps, n) : -1;
+		memset(buf, 0x5a, n);
+		ok = ok && r == 0 && pread(fd, buf, n, 0) == (ssize_t)n;
+		for (j = 0; ok && j < n; j++)
+			ok = buf[j] == (j < ps ? 0xa5 : 0);
+		tap_ok(ok, "imagefile: zeroed %llu bytes but the header page (%d)",
+		       (unsigned long long)n, r);
+		free(buf);
+		close(fd);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
-	char dir[] = "build/test-imagefile.XXXXXX";
+	char dir[] = "build/test-imagefile.XXXXXX", cmd[64];
 	const char *name = "";
 	int fd;
 
@@ -104,12 +185,15 @@ int main(void)
 		tap_ok(1, "imagefile: make one # SKIP no folder under build/");
 		return tap_done();
 	}
+	test_discard_supported(dir);
+	test_zero(dir);
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (imagefile_fs_check(fd, &name) == 0)
 		test_create(dir);
 	else
 		tap_ok(1, "imagefile: make one # SKIP build/ is on %s", name);
 	close(fd);
-	rmdir(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	tap_ok(system(cmd) == 0, "imagefile: the test folder removed");
 	return tap_done();
 }

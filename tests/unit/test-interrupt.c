@@ -88,6 +88,43 @@ static void test_drain(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/*
+ * Nested installs (the image file's swapon under an outer one): a signal the
+ * outer one caught survives the inner install, the inner restore goes back to
+ * the outer state (the flag again, not death), the outer restore to the start.
+ */
+static void test_nested(void)
+{
+	sigset_t mask;
+
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	tap_ok(interrupt_install() == 0, "nested: the outer install");
+	raise(SIGTERM);				/* between the swapon and hibernate_run() */
+	tap_ok(interrupt_install() == 0 && interrupt_pending() == SIGTERM,
+	       "nested: a signal caught by the outer install is kept by the inner one");
+	tap_ok(interrupt_install() == -EBUSY, "nested: a third install is refused");
+	tap_ok(interrupt_commit() == SIGTERM, "nested: and cancels the commit");
+	interrupt_restore();
+	tap_ok(!disposition(SIGTERM, SIG_DFL) && !disposition(SIGTERM, SIG_IGN) &&
+	       !disposition(SIGINT, SIG_DFL) && !disposition(SIGINT, SIG_IGN) &&
+	       disposition(SIGPIPE, SIG_IGN),
+	       "nested: the inner restore goes back to the outer handlers, not the defaults");
+	raise(SIGINT);				/* while the file is put away: the flag, no death */
+	tap_ok(interrupt_pending() == SIGTERM, "nested: after the inner restore a signal is caught");
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	tap_ok(sigismember(&mask, SIGTSTP), "nested: the stop signals stay blocked until the outer restore");
+	interrupt_restore();
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	tap_ok(disposition(SIGTERM, SIG_DFL) && disposition(SIGINT, SIG_DFL) &&
+	       disposition(SIGPIPE, SIG_DFL) && !sigismember(&mask, SIGTSTP),
+	       "nested: the outer restore puts back the dispositions and mask of the start");
+	tap_ok(interrupt_install() == 0 && interrupt_pending() == 0,
+	       "nested: a new outer install starts with nothing pending");
+	interrupt_restore();
+}
+
 static void test_signals(void)
 {
 	sigset_t mask;
@@ -139,6 +176,7 @@ static void test_signals(void)
 	tap_ok(!take_pending(SIGUSR1), "what came after the commit is dropped, not delivered later");
 
 	test_drain();
+	test_nested();
 
 	/* nohup: an abort signal ignored when we start stays ignored, and is no abort */
 	signal(SIGHUP, SIG_IGN);
