@@ -45,7 +45,7 @@ expect_file_zeroed() {
 	if [ -z "$_bad" ]; then
 		echo "ok: the $((_n - 1)) blocks of $1 after its header read as zeroes on the host"
 	else
-		fail "blocks of $1 that are not zeroes after the discard: $(echo $_bad | cut -c1-200)"
+		fail "blocks of $1 that are not zeroes after the discard: $(echo "$_bad" | tr "\n" " " | cut -c1-200)"
 	fi
 }
 
@@ -91,6 +91,7 @@ test_run() {
 	boot 3 torpor_test=refused torpor_mib=32 torpor_fs=/dev/vda torpor_zram=256 \
 		torpor_imagefile=/mnt/fs/image torpor_imagefile_size=4M \
 		torpor_opts=--discard-after-resume
+	# shellcheck disable=SC2034 # read by boot
 	BOOT_QEMU_OPTS=
 	note_boot 3
 	expect 3 imagefile-made "suspend-exit 1" imagefile-inactive zram-active token-ok \
