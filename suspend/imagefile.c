@@ -672,6 +672,41 @@ static int image_file_run(struct hib_opts *o, const char *path, const struct ima
 	return r;
 }
 
+/*
+ * The next boot looks where resume= and resume_offset= point (the kernel command
+ * line, or --resume and --resume-offset): an image written anywhere else is never
+ * found, and the session is lost.  A mismatch is refused before anything is
+ * activated; parameters that are missing only draw a warning (the swap-file path
+ * does the same: the next boot may get them).  0 or -errno (reported).
+ */
+int imagefile_check_resume(const struct hib_opts *o, const char *path,
+			   const struct imagefile_loc *loc)
+{
+	unsigned long long page = loc->offset_pages;
+	dev_t dev;
+
+	if (o->resume[0] && (devname_resolve(o->resume, &dev) < 0 || dev != loc->dev)) {
+		msg_error("resume=%s does not name the filesystem of image file '%s' "
+			  "(device %u:%u): the next boot would not find the image", o->resume,
+			  path, major(loc->dev), minor(loc->dev));
+		msg_hint("'torpor-suspend --print-cmdline' prints the parameters to use");
+		return -EINVAL;
+	}
+	if (o->has_offset && o->offset != loc->offset_pages) {
+		msg_error("resume_offset=%llu does not match image file '%s': it begins at "
+			  "page %llu, so the next boot would not find the image",
+			  (unsigned long long)o->offset, path, page);
+		msg_hint("set resume_offset=%llu (the file moved when it was made again?)", page);
+		return -ERANGE;
+	}
+	if (!o->resume[0] || !o->has_offset)
+		msg_warn("the kernel command line lacks %s: the next boot finds the image "
+			 "only with resume_offset=%llu on the filesystem of '%s'",
+			 o->resume[0] ? "resume_offset=" : "resume= and resume_offset=", page,
+			 path);
+	return 0;
+}
+
 int imagefile_hibernate_run(const struct hib_opts *opts, const char *path, int discard)
 {
 	struct hib_opts o = *opts;
@@ -684,6 +719,9 @@ int imagefile_hibernate_run(const struct hib_opts *opts, const char *path, int d
 		return -EPERM;
 	}
 	r = locate_and_warn(path, &loc);
+	if (r < 0)
+		return r;
+	r = imagefile_check_resume(&o, path, &loc);
 	if (r < 0)
 		return r;
 	active = imagefile_is_active(path);

@@ -82,6 +82,15 @@ int imagefile_setup_run(const char *path, uint64_t bytes);
 int imagefile_hibernate_run(const struct hib_opts *o, const char *path, int discard);
 
 /**
+ * imagefile_check_resume() - would the next boot look for the image at @loc?
+ * @o: resume= and resume_offset= (options, else the kernel command line)
+ * Return: 0 (a missing parameter is a warning), -EINVAL (resume= names another
+ * device), -ERANGE (resume_offset= is not the file's first page); reported.
+ */
+int imagefile_check_resume(const struct hib_opts *o, const char *path,
+			   const struct imagefile_loc *loc);
+
+/**
  * imagefile_discard_supported() - does the block device @dev discard?
  * @sys_dev_block: "/sys/dev/block" (a directory of the same shape in tests)
  * Return: 1, 0 (discard_max_bytes is 0), -errno (no such file, not a number).

@@ -345,6 +345,8 @@ int main(int argc, char **argv)
 		return imagefile_check_run(conf.image_file) == 0 ? 0 : 1;
 	if (conf.has_image_file && g.print_cmdline)
 		return imagefile_print_cmdline(conf.image_file) == 0 ? 0 : 1;
+	if (conf.has_image_file && (!o.resume[0] || !o.has_offset) && from_cmdline(&o))
+		return 1;
 	if (conf.has_image_file)
 		return imagefile_hibernate_run(&o, conf.image_file,
 					       conf.discard_after_resume) == 0 ? 0 : 1;

@@ -21,17 +21,6 @@ test_setup() {
 	hook_use itools-btrfs
 }
 
-# root_sig PAGE: the swap signature at PAGE of the btrfs disk /dev/vda
-root_sig() {
-	dd if="$T/root.img" bs=1 skip=$(($1 * 4096 + 4086)) count=10 2>/dev/null | tr -d '\000'
-}
-
-# btrfs_mounted_before N: the first btrfs mount message of /dev/vda before "=== resumed"
-btrfs_mounted_before() {
-	awk '/^[^ ]* === resumed$/ { exit } /BTRFS [a-z]* \(device vda\)/ { sub(/^[^ ]* /, ""); print; exit }' \
-		"$T/boot$1.console"
-}
-
 test_run() {
 	resume="resume=UUID=$ROOT_BTRFS_UUID"
 	hboot 1 "$resume" torpor_test=hibernate torpor_swapfile=/swapfile torpor_verbose=1

@@ -21,74 +21,8 @@ TEST_DESCRIPTION="systemctl hibernate on Debian 12 runs torpor from the .deb: Ca
 # only the .deb is installed: build/'s binaries are not used
 # shellcheck disable=SC2034 # read by lib.sh
 TEST_NEEDS_TORPOR=0
-SD_SWAP_UUID=5a0c3e27-8d4b-4f61-9b2e-1c7a9e0d4f13
-
 test_setup() {
-	_t0=$(now)
-	_tree=$(debian_tree) || return 1
-	note "Debian 12 root: $(since "$_t0") s (cached in ${_tree%/root})"
-	_t1=$(now)
-	_deb=$(debian_deb) || {
-		fail "no torpor .deb (make deb failed, see $T/deb.log)"
-		return 1
-	}
-	_r=$T/rootfs
-	rm -rf "$_r"
-	cp -a "$_tree" "$_r" || return 1
-	cp "$_deb" "$_r/tmp/torpor.deb" || return 1
-	# dpkg -i runs initramfs-tools' trigger: the guest's initramfs gets torpor's hook
-	if ! in_chroot "$_r" dpkg -i /tmp/torpor.deb >"$T/dpkg.log" 2>&1; then
-		sed 's/^/# dpkg: /' "$T/dpkg.log"
-		fail "dpkg -i torpor.deb failed in the guest's root"
-		return 1
-	fi
-	rm -f "$_r/tmp/torpor.deb"
-	echo "## dpkg -i: $(tr '\n' ' ' <"$T/dpkg.log")"
-	if ! grep -q 'update-initramfs' "$T/dpkg.log"; then
-		fail "dpkg -i did not regenerate the initramfs"
-	fi
-	set -- "$_r"/boot/vmlinuz-*
-	cp "$1" "$T/vmlinuz" || return 1
-	set -- "$_r"/boot/initrd.img-*
-	cp "$1" "$T/initrd.img" || return 1
-	if lsinitramfs "$T/initrd.img" | grep -q 'scripts/local-top/torpor$' &&
-		lsinitramfs "$T/initrd.img" | grep -q 'lib/torpor/torpor-resume$'; then
-		echo "ok: the guest's initramfs holds torpor's boot script and torpor-resume"
-	else
-		fail "the guest's initramfs lacks torpor's boot script or torpor-resume"
-	fi
-	install -D -m 0755 "$OUT/workload" "$_r/usr/local/bin/workload" &&
-		install -D -m 0755 "$QDIR/guest/systemd/torpor-systemd-test" "$_r/usr/local/sbin/torpor-systemd-test" &&
-		install -D -m 0644 "$QDIR/guest/systemd/torpor-test.service" \
-			"$_r/etc/systemd/system/torpor-test.service" &&
-		install -D -m 0755 "$QDIR/guest/systemd/sleep-hook" "$_r/usr/lib/systemd/system-sleep/torpor-test" ||
-		return 1
-	mkdir -p "$_r/etc/systemd/system/multi-user.target.wants"
-	ln -sf /etc/systemd/system/torpor-test.service "$_r/etc/systemd/system/multi-user.target.wants/"
-	# the guest's console is for the markers; no login prompt on it
-	ln -sf /dev/null "$_r/etc/systemd/system/serial-getty@ttyS0.service"
-	# not a first boot (no firstboot questions on the console)
-	od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$_r/etc/machine-id"
-	echo torpor-guest >"$_r/etc/hostname"
-	printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\nUUID=%s none swap sw 0 0\n' "$SD_SWAP_UUID" \
-		>"$_r/etc/fstab"
-	rm -f "$T/root.img" "$T/swap.img"
-	truncate -s 1G "$T/swap.img" && mkswap -U "$SD_SWAP_UUID" "$T/swap.img" >/dev/null 2>&1 &&
-		mke2fs -q -t ext4 -d "$_r" "$T/root.img" 1536M || return 1
-	rm -rf "$_r"
-	note "per run: copy, dpkg -i (with its initramfs) and the disks in $(since "$_t1") s"
-}
-
-# sd_boot N: boot the guest's own kernel and initramfs, keeping what it writes
-sd_boot() {
-	BOOT_KERNEL=$T/vmlinuz BOOT_INITRD=$T/initrd.img BOOT_ROOT_OPTS='' BOOT_TIMEOUT=420 \
-		BOOT_CMDLINE="console=ttyS0 panic=-1 root=/dev/vda rw resume=UUID=$SD_SWAP_UUID torpor_sd_test=1" \
-		boot "$1"
-}
-
-# marker_arg N MARKER: what boot N printed after "=== MARKER "
-marker_arg() {
-	sed -n "s/^[^ ]* === $2 //p" "$T/boot$1.console" | head -n 1
+	sd_setup
 }
 
 test_run() {

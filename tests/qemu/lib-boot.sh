@@ -136,7 +136,7 @@ monitor() {
 
 # boot_sleep N wake|cut [PARAMS...]: boot N with S3 enabled and a monitor.  Once the
 # monitor says the guest is suspended (QEMU's "paused (suspended)", after the guest
-# printed "torpor: suspending to RAM"), the swap signature goes to $T/bootN.sig, and
+# printed a line matching BOOT_SLEEP_LINE, default "^torpor: suspending to RAM"), the swap signature goes to $T/bootN.sig, and
 # then wake: system_wakeup on the monitor; cut: kill -9 QEMU (a power loss while
 # suspended).  BOOT_SLEEP_OPTS replaces the S3 option (-global PIIX4_PM.disable_s3=0,
 # the default machine's ACPI).  Returns 0 when the guest was suspended and woken or
@@ -152,13 +152,14 @@ boot_sleep() {
 	rm -f "$T/boot$_sn.cut" "$T/boot$_sn.pid" "$T/boot$_sn.rc" "$T/boot$_sn.raw" \
 		"$T/boot$_sn.sig" "$T/boot$_sn.slept" "$T/boot$_sn.mon"
 	_ss=$(now)
+	_sline=${BOOT_SLEEP_LINE:-^torpor: suspending to RAM}
 	(
 		_w=$(( ${BOOT_TIMEOUT:-$QEMU_TIMEOUT} * 5 ))
 		while [ "$_w" -gt 0 ] && [ ! -f "$T/boot$_sn.rc" ]; do
 			_w=$((_w - 1))
 			sleep 0.2
 			if [ ! -s "$T/boot$_sn.pid" ] || [ ! -f "$T/boot$_sn.raw" ] ||
-				! tr -d '\r' <"$T/boot$_sn.raw" | grep -q "^torpor: suspending to RAM"; then
+				! tr -d '\r' <"$T/boot$_sn.raw" | grep -q "$_sline"; then
 				continue
 			fi
 			monitor "$_sn" "info status" | grep -q "paused (suspended)" || continue

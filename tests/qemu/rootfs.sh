@@ -15,6 +15,18 @@
 #                               btrfs filesystem mkswapfile when missing: for a btrfs
 #                               root); torpor-suspend then takes resume= from the
 #                               kernel command line and finds the file's page itself
+#   torpor_zram=N               zram (zram.ko in the initramfs) of N MiB is the only
+#                               swap, and torpor_imagefile=SIZE makes the image file
+#                               /var/lib/torpor/image of SIZE with --setup-image-file
+#                               (unless it exists),
+#                               names it in /etc/torpor.conf (as README says) and
+#                               hibernates into it; "=== imagefile-inactive|active" and
+#                               "=== zram-active|inactive" after the restore, and the
+#                               first of them on a normal boot with torpor_imagefile,
+#                               after --check and a hibernation it must refuse
+#                               (--resume-offset=1)
+#   torpor_stall=PCT            run the test build (torpor-suspend-test) with
+#                               TORPOR_TEST_STALL=PCT: it stops for the host's power cut
 #
 # The scenarios set TEST_KERNELS=first: run.sh runs them on the first test kernel
 # only (the generator images are built for one kernel, to save time).
@@ -160,9 +172,13 @@ root_init() {
 	# the root filesystem's mount count and last mount time, read past the cache
 	sb() { dd if=/dev/vda bs=4096 count=1 iflag=direct 2>/dev/null | od -An -tx1 -j 1068 -N 12 | tr -d ' \n'; }
 
-	test=boot mib=64 swap=/dev/vdb1 verbose= swapfile=
+	test=boot mib=64 swap=/dev/vdb1 verbose= swapfile= zram= imagefile= stall=
+	imgpath=/var/lib/torpor/image
 	for arg in $(cat /proc/cmdline); do
 		case $arg in
+		torpor_zram=*) zram=${arg#*=} ;;
+		torpor_imagefile=*) imagefile=${arg#*=} ;;
+		torpor_stall=*) stall=${arg#*=} ;;
 		torpor_test=*) test=${arg#*=} ;;
 		torpor_mib=*) mib=${arg#*=} ;;
 		torpor_swap=*) swap=${arg#*=} ;;
@@ -173,8 +189,26 @@ root_init() {
 	mount -o remount,rw / 2>/dev/null
 	mark init
 	info "kernel $(uname -r), test=$test mib=$mib swap=$swap, root superblock $(sb)"
+	# after the restore, or on a normal boot: is the image file swap, is zram?
+	imagefile_swaps() {
+		sed 's/^/# swaps: /' /proc/swaps
+		grep -q "^$imgpath " /proc/swaps && mark imagefile-active || mark imagefile-inactive
+		[ "$1" = boot ] && return
+		grep -q "^/dev/zram0 " /proc/swaps && mark zram-active || mark zram-inactive
+	}
 	mark normal-boot
-	[ "$test" = hibernate ] || end
+	if [ "$test" != hibernate ]; then
+		if [ -n "$imagefile" ]; then
+			imagefile_swaps boot
+			torpor-suspend --check
+			info "torpor-suspend --check: status $?"
+			# an image where the next boot would not look: refused
+			torpor-suspend --resume-offset=1
+			info "torpor-suspend --resume-offset=1: status $?"
+			imagefile_swaps boot
+		fi
+		end
+	fi
 
 	t=/mnt/t
 	mount -t tmpfs tmpfs "$t" || { mark tmpfs-failed; end; }
@@ -195,7 +229,19 @@ root_init() {
 		# btrfs-progs' own answer, for the host to compare with torpor-suspend's
 		info "map-swapfile -r $swapfile: $(btrfs inspect-internal map-swapfile -r "$swapfile")"
 	fi
-	swapon "$swap" || { mark swapon-failed; end; }
+	if [ -n "$imagefile" ]; then
+		echo "${zram}M" >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null &&
+			swapon /dev/zram0 || { mark swapon-failed; end; }
+		if [ ! -e "$imgpath" ]; then
+			torpor-suspend --setup-image-file="$imagefile" || { mark imagefile-failed; end; }
+		fi
+		grep -q "^image_file" /etc/torpor.conf 2>/dev/null ||
+			echo "image_file = $imgpath" >>/etc/torpor.conf
+		mark imagefile-made
+		resume=
+	else
+		swapon "$swap" || { mark swapon-failed; end; }
+	fi
 	if [ -n "$swapfile" ]; then
 		# torpor-suspend's own answer, and its refusal of a wrong resume_offset
 		torpor-suspend --check
@@ -205,8 +251,13 @@ root_init() {
 	before=$(cat "$t/counter")
 	sb_before=$(sb)
 	mark hibernating
-	# shellcheck disable=SC2086
-	torpor-suspend $resume $verbose
+	if [ -n "$stall" ]; then
+		# shellcheck disable=SC2086
+		TORPOR_TEST_STALL=$stall torpor-suspend-test $resume $verbose
+	else
+		# shellcheck disable=SC2086
+		torpor-suspend $resume $verbose
+	fi
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
 		info "torpor-suspend failed with status $rc"
@@ -215,6 +266,7 @@ root_init() {
 	fi
 	sb_after=$(sb)
 	mark resumed
+	[ -z "$imagefile" ] || imagefile_swaps
 	if [ "$sb_after" = "$sb_before" ]; then
 		info "root superblock $sb_after, unchanged since hibernating"
 		mark root-untouched
@@ -258,6 +310,8 @@ rootfs_create() {
 	root_init >"$_r/sbin/init" && chmod 755 "$_r/sbin/init" || return 1
 	install -m 0755 "$OUT/workload" "$_r/usr/bin/workload" || return 1
 	copy_exec "$BUILD/torpor-suspend" "$_r" /usr/sbin/torpor-suspend || return 1
+	copy_exec "$BUILD/test/torpor-suspend" "$_r" /usr/sbin/torpor-suspend-test || return 1
+	mkdir -p "$_r/var/lib" || return 1
 	printf 'NAME="torpor test root"\nID=torpor-test\n' >"$_r/etc/os-release"
 	if [ "${1:-}" = btrfs ]; then
 		copy_exec "$(command -v btrfs)" "$_r" /usr/bin/btrfs || return 1
@@ -305,32 +359,30 @@ expect_part_sig() {
 	fi
 }
 
-# hboot N PARAMS...: boot the generator image $HOOK_INITRD once, with the root and
-# swap disks persistent; the console goes to $T/bootN.console as in lib.sh's boot
-hboot() {
-	_n=$1
+# hboot N PARAMS...: boot the generator image $HOOK_INITRD once (lib-boot.sh's
+# boot), with the root and swap disks persistent and one vCPU
+hboot() { hook_boot boot "$@"; }
+
+# hboot_cut N ERE PARAMS...: hboot, and a power cut once the console matches ERE
+hboot_cut() { hook_boot boot_cut "$@"; }
+
+hook_boot() {
+	_hb=$1
 	shift
-	_con=$T/boot$_n.console
-	_cmdline="console=ttyS0 panic=-1 no_timer_check root=/dev/vda rw torpor_mib=$HOOK_MIB $HOOK_CMDLINE $*"
-	echo "## boot $_n: $_cmdline"
-	_t0=$(now)
-	{
-		timeout -k 10 "$HOOK_TIMEOUT" "$QEMU" -accel tcg -smp 1 -m "$QEMU_MEM" \
-			-no-reboot -nographic -nic none \
-			-kernel "$VMLINUZ" -initrd "$HOOK_INITRD" \
-			-drive file="$T/root.img",format=raw,if=virtio \
-			-drive file="$T/swap.img",format=raw,if=virtio \
-			-append "$_cmdline" </dev/null 2>&1
-		echo $? >"$T/boot$_n.rc"
-	} | if [ "${V:-}" = 1 ]; then tee /dev/fd/3; else cat; fi |
-		busybox ts -s '%.s' | tr -d '\r' >"$_con"
-	_rc=$(cat "$T/boot$_n.rc")
-	_took=$(since "$_t0")
-	echo "$_took" >"$T/boot$_n.took"
-	awk '{ t = $1; sub(/^[^ ]* /, ""); printf "[%8.3f] %s\n", t, $0 }' "$_con"
-	echo "## boot $_n took $_took s (qemu exit status $_rc)"
-	[ "$_rc" -ne 124 ] || fail "boot $_n: timed out after $HOOK_TIMEOUT s"
-	return "$_rc"
+	BOOT_INITRD=$HOOK_INITRD BOOT_ROOT_OPTS='' BOOT_SMP=1 BOOT_TIMEOUT=$HOOK_TIMEOUT \
+		BOOT_CMDLINE="console=ttyS0 panic=-1 root=/dev/vda rw torpor_mib=$HOOK_MIB $HOOK_CMDLINE" \
+		"$_hb" "$@"
+}
+
+# root_sig PAGE: the swap signature at PAGE of the root disk (a swap file's header)
+root_sig() {
+	dd if="$T/root.img" bs=1 skip=$(($1 * 4096 + 4086)) count=10 2>/dev/null | tr -d '\000'
+}
+
+# btrfs_mounted_before N: the first btrfs mount message of /dev/vda before "=== resumed"
+btrfs_mounted_before() {
+	awk '/^[^ ]* === resumed$/ { exit } /BTRFS [a-z]* \(device vda\)/ { sub(/^[^ ]* /, ""); print; exit }' \
+		"$T/boot$1.console"
 }
 
 # expect_restore_first N: boot N restored the image, and nothing mounted the root
@@ -384,12 +436,15 @@ hook_roundtrip() {
 	expect_part_sig SWAPSPACE2 "after the restore"
 }
 
-# hook_use itools|itools-nobin|itools-btrfs|dracut-shell|dracut-systemd: build (or reuse)
+# hook_use itools|itools-nobin|itools-btrfs|itools-zram-btrfs|dracut-shell|dracut-systemd: build (or reuse)
 # that generator's
 # image for this kernel, and make a fresh root filesystem and swap disk
 hook_use() {
 	HOOK_INITRD=$OUT/$KLABEL/$1.img
 	_t0=$(now)
+	# scenarios that run side by side (run.sh) build or reuse one image in turn
+	exec 9>"$HOOK_INITRD.lock"
+	flock 9
 	case $1 in
 	itools | itools-nobin)
 		HOOK_CMDLINE=
@@ -405,6 +460,11 @@ hook_use() {
 		HOOK_WHAT=local-top
 		itools_image "$HOOK_INITRD" btrfs
 		;;
+	itools-zram-btrfs)
+		HOOK_CMDLINE=
+		HOOK_WHAT=local-top
+		itools_image "$HOOK_INITRD" btrfs zram
+		;;
 	mkinitcpio)
 		HOOK_CMDLINE=
 		HOOK_WHAT=mkinitcpio
@@ -416,9 +476,11 @@ hook_use() {
 		dracut_image "$HOOK_INITRD" "${1#dracut-}"
 		;;
 	esac >"$T/image.log" 2>&1 || {
+		exec 9>&-
 		sed 's/^/image: /' "$T/image.log"
 		return 1
 	}
+	exec 9>&-
 	echo "## $1 image ready in $(since "$_t0") s: $HOOK_INITRD ($(du -h "$HOOK_INITRD" | cut -f1))"
 	case $1 in
 	*-btrfs) rootfs_create btrfs ;;

@@ -4,6 +4,7 @@
  * /var/lib, never swapon: that is for QEMU only), its header, its extents, the
  * filesystems refused, the default size
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "hibernate.h"
 #include "imagefile.h"
 #include "tap.h"
 
@@ -173,6 +175,48 @@ static void test_zero(const char *dir)
 	unlink(path);
 }
 
+/* the next boot must look where the image goes: resume= and resume_offset= */
+static void test_check_resume(void)
+{
+	struct imagefile_loc loc;
+	struct hib_opts o;
+	unsigned maj = 0, min = 0;
+	struct dirent *e;
+	DIR *d;
+
+	/* a block device this machine has: resume= must resolve */
+	d = opendir("/sys/dev/block");
+	while (d && (e = readdir(d)))
+		if (sscanf(e->d_name, "%u:%u", &maj, &min) == 2)
+			break;
+	if (d)
+		closedir(d);
+	tap_ok(maj || min, "imagefile: /sys/dev/block names a block device (%u:%u)", maj, min);
+	memset(&loc, 0, sizeof(loc));
+	loc.dev = makedev(maj, min);
+	loc.offset_pages = 35680;
+	memset(&o, 0, sizeof(o));
+	tap_ok(imagefile_check_resume(&o, "/img", &loc) == 0,
+	       "imagefile: no resume= at all is only a warning");
+	snprintf(o.resume, sizeof(o.resume), "%u:%u", maj, min);
+	tap_ok(imagefile_check_resume(&o, "/img", &loc) == 0,
+	       "imagefile: resume= without resume_offset= is only a warning");
+	o.has_offset = 1;
+	o.offset = 35680;
+	tap_ok(imagefile_check_resume(&o, "/img", &loc) == 0,
+	       "imagefile: resume= and resume_offset= of the file are accepted");
+	o.offset = 35681;
+	tap_ok(imagefile_check_resume(&o, "/img", &loc) == -ERANGE,
+	       "imagefile: a resume_offset= that is not the file's page is refused");
+	o.offset = 35680;
+	loc.dev = makedev(maj, min + 4096);
+	tap_ok(imagefile_check_resume(&o, "/img", &loc) == -EINVAL,
+	       "imagefile: a resume= of another device than the file's is refused");
+	snprintf(o.resume, sizeof(o.resume), "UUID=00000000-0000-4000-8000-00000000dead");
+	tap_ok(imagefile_check_resume(&o, "/img", &loc) == -EINVAL,
+	       "imagefile: a resume= that names no device is refused");
+}
+
 int main(void)
 {
 	char dir[] = "build/test-imagefile.XXXXXX", cmd[64];
@@ -181,6 +225,7 @@ int main(void)
 
 	test_default_size();
 	test_refused_fs();
+	test_check_resume();
 	if (!mkdtemp(dir)) {
 		tap_ok(1, "imagefile: make one # SKIP no folder under build/");
 		return tap_done();
