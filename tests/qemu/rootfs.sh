@@ -294,10 +294,11 @@ root_init() {
 	EOF
 }
 
-# rootfs_create [btrfs]: $T/root.img, a 64 MiB ext4 root filesystem (static busybox,
-# torpor-suspend and its libraries, the workload, /sbin/init, /etc/os-release); with
-# btrfs a 1 GiB btrfs one that also holds btrfs-progs, its fsid in ROOT_BTRFS_UUID
-# (mkfs.btrfs picks it: -U refuses an fsid it has seen before)
+# rootfs_create [btrfs|ext4 SIZE]: $T/root.img, an ext4 root filesystem of SIZE
+# (default 64 MiB: static busybox, torpor-suspend and its libraries, the workload,
+# /sbin/init, /etc/os-release); with btrfs a 1 GiB btrfs one that also holds
+# btrfs-progs, its fsid in ROOT_BTRFS_UUID (mkfs.btrfs picks it: -U refuses an
+# fsid it has seen before); the filesystem's UUID in ROOT_UUID
 rootfs_create() {
 	_r=$T/rootfs
 	rm -rf "$_r" "$T/root.img"
@@ -321,10 +322,13 @@ rootfs_create() {
 			return 1
 		fi
 		ROOT_BTRFS_UUID=$(blkid -p -o value -s UUID "$T/root.img")
+		ROOT_UUID=$ROOT_BTRFS_UUID
 		[ -n "$ROOT_BTRFS_UUID" ]
 		return
 	fi
-	mke2fs -q -t ext4 -L torpor-root -d "$_r" "$T/root.img" 64M
+	mke2fs -q -t ext4 -L torpor-root -d "$_r" "$T/root.img" "${2:-64M}" || return 1
+	ROOT_UUID=$(blkid -p -o value -s UUID "$T/root.img")
+	[ -n "$ROOT_UUID" ]
 }
 
 # swapdisk_create: $T/swap.img, a GPT disk with one swap partition (PARTUUID
@@ -385,6 +389,14 @@ btrfs_mounted_before() {
 		"$T/boot$1.console"
 }
 
+# root_mounted_before N: the first btrfs or ext4 mount message of /dev/vda before
+# "=== resumed"
+root_mounted_before() {
+	awk '/^[^ ]* === resumed$/ { exit }
+		/BTRFS [a-z]* \(device vda\)|EXT4-fs \(vda\)/ { sub(/^[^ ]* /, ""); print; exit }' \
+		"$T/boot$1.console"
+}
+
 # expect_restore_first N: boot N restored the image, and nothing mounted the root
 # filesystem before: no ext4 mount message before "=== resumed", and the on-disk
 # superblock (mount count, mount time) is the one seen when hibernating
@@ -436,7 +448,7 @@ hook_roundtrip() {
 	expect_part_sig SWAPSPACE2 "after the restore"
 }
 
-# hook_use itools|itools-nobin|itools-btrfs|itools-zram-btrfs|dracut-shell|dracut-systemd: build (or reuse)
+# hook_use itools|itools-nobin|itools-btrfs|itools-zram-btrfs|itools-zram|dracut-shell|dracut-systemd: build (or reuse)
 # that generator's
 # image for this kernel, and make a fresh root filesystem and swap disk
 hook_use() {
@@ -465,6 +477,11 @@ hook_use() {
 		HOOK_WHAT=local-top
 		itools_image "$HOOK_INITRD" btrfs zram
 		;;
+	itools-zram)
+		HOOK_CMDLINE=
+		HOOK_WHAT=local-top
+		itools_image "$HOOK_INITRD" zram
+		;;
 	mkinitcpio)
 		HOOK_CMDLINE=
 		HOOK_WHAT=mkinitcpio
@@ -484,6 +501,7 @@ hook_use() {
 	echo "## $1 image ready in $(since "$_t0") s: $HOOK_INITRD ($(du -h "$HOOK_INITRD" | cut -f1))"
 	case $1 in
 	*-btrfs) rootfs_create btrfs ;;
+	itools-zram) rootfs_create ext4 384M ;;
 	*) rootfs_create ;;
 	esac && swapdisk_create
 }
@@ -619,4 +637,75 @@ hook_nodevice() {
 	else
 		fail "torpor's hook done $_b s after the swap disk appeared with a missing resume device, more than $3 s (torpor.wait=$2)"
 	fi
+}
+
+HOOK_IMG=/var/lib/torpor/image
+
+# printed_page N: the resume_offset= that --setup-image-file printed in boot N
+printed_page() {
+	sed -n 's|.*resume=UUID=[-0-9a-f]* resume_offset=\([0-9]*\).*|\1|p' "$T/boot$1.console" |
+		head -n 1
+}
+
+# expect_root_sig PAGE SIGNATURE WHEN
+expect_root_sig() {
+	_sig=$(root_sig "$1")
+	if [ "$_sig" = "$2" ]; then
+		echo "ok: page $1 of the root disk (the image file's header) holds $2 $3"
+	else
+		fail "page $1 of the root disk holds '$_sig' $3, expected $2"
+	fi
+}
+
+# hook_imagefile: the boots of 65 and 66 (after hook_use itools-zram-btrfs or
+# itools-zram): the root's UUID in ROOT_UUID
+hook_imagefile() {
+	resume="resume=UUID=$ROOT_UUID"
+	hboot 1 "$resume" torpor_test=hibernate torpor_zram=256 torpor_imagefile=256M torpor_verbose=1
+	note_boot 1
+	expect 1 normal-boot imagefile-made workload-started hibernating
+	expect_not 1 resumed hibernate-failed swapon-failed imagefile-failed
+	grep -E "image file|swapon|swapoff|NOCOW|nocow" "$T/boot1.console" | sed 's/^/# /'
+	page=$(printed_page 1)
+	if [ -z "$page" ]; then
+		fail "boot 1: torpor-suspend --setup-image-file printed no resume_offset="
+		return
+	fi
+	echo "ok: --setup-image-file printed resume_offset=$page"
+	expect_root_sig "$page" S2SUSPEND "after hibernating"
+
+	hboot 2 "$resume resume_offset=$page"
+	note "boot 2: $(cat "$T/boot2.took") s, back in the hibernated system at $(stamp 2 resumed) s"
+	expect 2 resumed token-ok counter-ok data-ok imagefile-inactive zram-active
+	expect_not 2 normal-boot token-bad counter-bad data-bad hibernate-failed imagefile-active \
+		zram-inactive
+	_m=$(root_mounted_before 2)
+	if [ -z "$_m" ]; then
+		echo "ok: boot 2 did not mount the root before the restore"
+	else
+		fail "boot 2 mounted the root before the restore: $_m"
+	fi
+	expect_root_sig "$page" SWAPSPACE2 "after the restore"
+	grep -E "swapon|swapoff" "$T/boot2.console" | sed 's/^/# /'
+	note_torpor
+
+	# the power goes while the image is written: the file is active swap then
+	hboot_cut 3 "^torpor: test: stalling" "$resume resume_offset=$page" torpor_test=hibernate \
+		torpor_zram=256 torpor_imagefile=256M torpor_stall=30
+	expect 3 workload-started hibernating
+	expect_not 3 resumed hibernate-failed poweroff
+	expect_line 3 "Adding [0-9]*k swap on $HOOK_IMG\\." "the image file was active swap at the cut"
+	expect_root_sig "$page" SWAPSPACE2 "after the power cut (no image was committed)"
+
+	hboot 4 "$resume resume_offset=$page" torpor_imagefile=256M
+	note_boot 4
+	expect 4 normal-boot imagefile-inactive poweroff
+	expect_not 4 resumed imagefile-active
+	expect_line 4 "torpor: ready to hibernate to image file '$HOOK_IMG' \\([0-9]* MiB, activated only while hibernating\\): resume_offset=$page\$"
+	expect_line 4 "# torpor-suspend --check: status 0"
+	# a resume_offset= that is not the file's: refused before anything is activated
+	expect_line 4 "torpor: resume_offset=1 does not match image file '$HOOK_IMG': it begins at page $page"
+	expect_line 4 "# torpor-suspend --resume-offset=1: status 1"
+	expect_no_line 4 "Adding [0-9]*k swap on $HOOK_IMG"
+	expect_root_sig "$page" SWAPSPACE2 "after the boot that followed the power cut"
 }

@@ -10,6 +10,10 @@
 # A scenario that sets TEST_KERNELS=first (a line of its own) runs on the first
 # kernel only: it is not a test on the others (a comment says so, nothing is
 # counted); TORPOR_TEST_ALL_KERNELS=1 runs it on every kernel anyway.
+# Scenarios run TORPOR_TEST_JOBS at a time (default: the online CPUs, at most 4;
+# each guest is one TCG thread), each in a folder of its own; the TAP lines come in
+# the order of the list.  A scenario that sets TEST_ALONE=1 (a line of its own,
+# for one whose guest has several vCPUs) runs first, with nothing beside it.
 # Knobs: V=1 streams the guest console; TORPOR_TEST_KERNEL picks the kernels
 # (see kernels.sh); more in lib.sh.  Logs: tests/qemu/out/<kernel>-<scenario>.log.
 
@@ -71,53 +75,148 @@ if ! build_workload >"$OUT/workload.log" 2>&1; then
 	finish
 fi
 
+# the list: one "TREE SCRIPT" line a scenario, alone ones first
+jobs=$OUT/.jobs
+claims=$OUT/.claims
+rm -rf "$jobs" "$jobs.alone" "$claims"
+: >"$jobs"
+: >"$jobs.alone"
 first_tree=
 for tree in $trees; do
 	[ -n "$first_tree" ] || first_tree=$tree
 	kernel_use "$tree"
-	INITRD=$OUT/$KLABEL/initrd.cpio
 	mkdir -p "$OUT/$KLABEL"
 	ilog=$OUT/$KLABEL/initramfs.log
-	if ! build_initramfs "$INITRD" >"$ilog" 2>&1; then
+	if ! build_initramfs "$OUT/$KLABEL/initrd.cpio" >"$ilog" 2>&1; then
 		report fail "$KLABEL: cannot build the test initramfs" "$ilog"
 		continue
 	fi
 	for s in $scripts; do
-		name=$(basename "$s" .sh)
-		desc=$(sed -n 's/^TEST_DESCRIPTION="\(.*\)"$/\1/p' "$s")
 		if [ "$tree" != "$first_tree" ] && [ "${TORPOR_TEST_ALL_KERNELS:-}" != 1 ] &&
 			grep -q '^TEST_KERNELS=first$' "$s"; then
-			echo "# $KLABEL: $name runs on the first kernel only"
+			echo "# $KLABEL: $(basename "$s" .sh) runs on the first kernel only"
 			continue
 		fi
-		T=$OUT/$KLABEL-$name
-		log=$T.log
-		rm -rf "$T"
-		mkdir -p "$T"
-		t0=$(now)
-		# shellcheck disable=SC2034 # these are read by lib.sh and the script
-		(
-			TORPOR_QEMU_RUNNER=1
-			TEST_NAME=$name
-			TEST_NEEDS_TORPOR=1
-			fails=0
-			# shellcheck source=/dev/null
-			. "$s"
-		) >"$log" 2>&1
-		rc=$?
-		took=$(since "$t0")
-		echo "## $name took $took s" >>"$log"
-		if [ "$rc" -eq 0 ]; then
-			report ok "$KLABEL: $name: $desc"
-			# the disks are kept only for failures: they are 100+ MiB each
-			rm -f "$T/swap.img" "$T/root.img"
+		if grep -q '^TEST_ALONE=1$' "$s"; then
+			echo "$tree $s" >>"$jobs.alone"
 		else
-			report fail "$KLABEL: $name: $desc" "$log"
-			grep '^FAIL: ' "$log" | head -n 5 | sed 's/^/#   /'
-			[ "$(grep -c '^FAIL: ' "$log")" -le 5 ] || echo "#   (more in the log)"
+			echo "$tree $s" >>"$jobs"
 		fi
-		echo "#   $took s in all"
-		[ ! -f "$T/summary" ] || sed 's/^/#   /' "$T/summary"
 	done
 done
+cat "$jobs" >>"$jobs.alone"
+mv "$jobs.alone" "$jobs"
+njobs=$(wc -l <"$jobs")
+
+# what several scenarios share is made before any starts: the staged install's
+# generated files, and for the systemd scenarios the Debian root and the .deb
+if [ "$njobs" -gt 0 ]; then
+	T=$OUT/.prep
+	rm -rf "$T"
+	mkdir -p "$T"
+	make -C "$TOP" --no-print-directory -s -o "$BUILD/torpor-suspend" -o "$BUILD/torpor-resume" \
+		B="$BUILD" DESTDIR="$T/stage" install install-initramfs-tools install-dracut \
+		install-mkinitcpio install-systemd >"$T/stage.log" 2>&1 || true
+	if grep -q '/7[0-9]-[^/]*\.sh$' "$jobs"; then
+		. "$QDIR/lib-debian.sh"
+		debian_tree >"$T/debian.log" 2>&1 || true
+		debian_deb >>"$T/debian.log" 2>&1 || true
+	fi
+fi
+
+# run_job I: the Ith scenario of the list, in a subshell; its status and time go
+# to $OUT/.claims/I.done
+run_job() {
+	read -r _tree _s <<-EOF
+	$(sed -n "${1}p" "$jobs")
+	EOF
+	set -- "$_tree" "$_s" "$1"
+	kernel_use "$1"
+	# shellcheck disable=SC2034 # read by lib.sh
+	INITRD=$OUT/$KLABEL/initrd.cpio
+	name=$(basename "$2" .sh)
+	T=$OUT/$KLABEL-$name
+	log=$T.log
+	rm -rf "$T"
+	mkdir -p "$T"
+	t0=$(now)
+	# shellcheck disable=SC2034 # these are read by lib.sh and the script
+	(
+		TORPOR_QEMU_RUNNER=1
+		TEST_NAME=$name
+		TEST_NEEDS_TORPOR=1
+		fails=0
+		# shellcheck source=/dev/null
+		. "$2"
+	) >"$log" 2>&1
+	rc=$?
+	took=$(since "$t0")
+	echo "## $name took $took s" >>"$log"
+	echo "$rc $took" >"$claims/$3.tmp"
+	mv "$claims/$3.tmp" "$claims/$3.done"
+}
+
+# worker FIRST LAST: claim and run, one by one, the scenarios FIRST..LAST nobody
+# claimed yet (mkdir is the lock)
+worker() {
+	_i=$1
+	while [ "$_i" -le "$2" ]; do
+		! mkdir "$claims/$_i" 2>/dev/null || run_job "$_i"
+		_i=$((_i + 1))
+	done
+}
+
+# report_job I: wait for the Ith scenario, then its TAP line and summary
+report_job() {
+	while [ ! -f "$claims/$1.done" ]; do
+		sleep 1
+	done
+	read -r _tree _s <<-EOF
+	$(sed -n "${1}p" "$jobs")
+	EOF
+	read -r _rc _took <"$claims/$1.done"
+	set -- "$_tree" "$_s" "$_rc" "$_took"
+	kernel_use "$1"
+	name=$(basename "$2" .sh)
+	desc=$(sed -n 's/^TEST_DESCRIPTION="\(.*\)"$/\1/p' "$2")
+	T=$OUT/$KLABEL-$name
+	log=$T.log
+	if [ "$3" -eq 0 ]; then
+		report ok "$KLABEL: $name: $desc"
+		# the disks are kept only for failures: they are 100+ MiB each
+		rm -f "$T/swap.img" "$T/root.img"
+	else
+		report fail "$KLABEL: $name: $desc" "$log"
+		grep '^FAIL: ' "$log" | head -n 5 | sed 's/^/#   /'
+		[ "$(grep -c '^FAIL: ' "$log")" -le 5 ] || echo "#   (more in the log)"
+	fi
+	echo "#   $4 s in all"
+	[ ! -f "$T/summary" ] || sed 's/^/#   /' "$T/summary"
+}
+
+par=${TORPOR_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $par in
+'' | *[!0-9]*) par=1 ;;
+esac
+[ -n "${TORPOR_TEST_JOBS:-}" ] || [ "$par" -le 4 ] || par=4
+[ "$par" -ge 1 ] || par=1
+mkdir -p "$claims"
+i=1
+# the alone ones, each with the machine to itself
+while [ "$i" -le "$njobs" ] && grep -q '^TEST_ALONE=1$' "$(sed -n "${i}p" "$jobs" | cut -d' ' -f2)"; do
+	mkdir "$claims/$i" && run_job "$i"
+	report_job "$i"
+	i=$((i + 1))
+done
+echo "# $((i - 1)) scenarios alone, then $((njobs - i + 1)), $par at a time"
+w=0
+while [ "$w" -lt "$par" ] && [ "$i" -le "$njobs" ]; do
+	worker "$i" "$njobs" &
+	w=$((w + 1))
+done
+while [ "$i" -le "$njobs" ]; do
+	report_job "$i"
+	i=$((i + 1))
+done
+wait
 finish
