@@ -88,11 +88,15 @@ test_run() {
 
 	# shellcheck disable=SC2034 # read by boot: this disk does not discard
 	BOOT_QEMU_OPTS="-global virtio-blk-pci.discard=off"
+	# resume= names the file's filesystem (no resume_offset=: the new file's page)
+	BOOT_CMDLINE=$base
 	boot 3 torpor_test=refused torpor_mib=32 torpor_fs=/dev/vda torpor_zram=256 \
 		torpor_imagefile=/mnt/fs/image torpor_imagefile_size=4M \
 		torpor_opts=--discard-after-resume
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_QEMU_OPTS=
+	# shellcheck disable=SC2034 # read by boot
+	BOOT_CMDLINE=
 	note_boot 3
 	expect 3 imagefile-made "suspend-exit 1" imagefile-inactive zram-active token-ok \
 		counter-ok data-ok fs-unmounted poweroff

@@ -134,13 +134,14 @@ monitor() {
 	echo "$2" | socat -t 1 - "UNIX-CONNECT:$T/boot$1.mon" 2>/dev/null | tr -d '\r'
 }
 
-# boot_sleep N wake|cut [PARAMS...]: boot N with S3 enabled and a monitor.  Once the
-# monitor says the guest is suspended (QEMU's "paused (suspended)", after the guest
-# printed a line matching BOOT_SLEEP_LINE, default "^torpor: suspending to RAM"), the swap signature goes to $T/bootN.sig, and
-# then wake: system_wakeup on the monitor; cut: kill -9 QEMU (a power loss while
-# suspended).  BOOT_SLEEP_OPTS replaces the S3 option (-global PIIX4_PM.disable_s3=0,
-# the default machine's ACPI).  Returns 0 when the guest was suspended and woken or
-# cut; a missing socat is a failure.
+# boot_sleep N wake|cut|watch [PARAMS...]: boot N with S3 enabled and a monitor.
+# Once the monitor says the guest is suspended (QEMU's "paused (suspended)", after
+# the guest printed a line matching BOOT_SLEEP_LINE, default "^torpor: suspending to
+# RAM"), the swap signature goes to $T/bootN.sig, and then wake: system_wakeup on
+# the monitor; cut: kill -9 QEMU (a power loss while suspended); watch: nothing (the
+# guest wakes itself, on its RTC alarm).  BOOT_SLEEP_OPTS replaces the S3 option
+# (-global PIIX4_PM.disable_s3=0, the default machine's ACPI).  Returns 0 when the
+# guest was seen suspended; a missing socat is a failure.
 boot_sleep() {
 	_sn=$1
 	_sact=$2
@@ -168,7 +169,7 @@ boot_sleep() {
 			if [ "$_sact" = cut ]; then
 				echo "while suspended, $(cat "$T/boot$_sn.slept")" >"$T/boot$_sn.cut"
 				kill -9 "$(cat "$T/boot$_sn.pid")"
-			else
+			elif [ "$_sact" = wake ]; then
 				sleep 1
 				monitor "$_sn" system_wakeup >/dev/null
 			fi

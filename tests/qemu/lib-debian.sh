@@ -178,8 +178,9 @@ sd_boot() {
 		boot "$_sdn" "${@:-torpor_sd_test=hibernate}"
 }
 
-# sd_boot_sleep N wake|cut PARAMS...: sd_boot with S3 and boot_sleep's wake-up or
-# power loss once the guest driver has asked for the sleep and QEMU says suspended
+# sd_boot_sleep N wake|cut|watch PARAMS...: sd_boot with S3 and boot_sleep's wake-up,
+# power loss or nothing once the guest driver has asked for the sleep and QEMU says
+# suspended
 sd_boot_sleep() {
 	_sdn=$1
 	_sda=$2

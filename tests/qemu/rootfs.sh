@@ -326,7 +326,13 @@ rootfs_create() {
 		[ -n "$ROOT_BTRFS_UUID" ]
 		return
 	fi
-	mke2fs -q -t ext4 -L torpor-root -d "$_r" "$T/root.img" "${2:-64M}" || return 1
+	# with a SIZE: 4 KiB blocks as on real disks (mke2fs picks 1 KiB below 512 MiB),
+	# so that a swap file there starts on a page boundary
+	if [ -n "${2:-}" ]; then
+		mke2fs -q -t ext4 -b 4096 -L torpor-root -d "$_r" "$T/root.img" "$2" || return 1
+	else
+		mke2fs -q -t ext4 -L torpor-root -d "$_r" "$T/root.img" 64M || return 1
+	fi
 	ROOT_UUID=$(blkid -p -o value -s UUID "$T/root.img")
 	[ -n "$ROOT_UUID" ]
 }
