@@ -322,6 +322,7 @@ static int print_line(const char *path, const struct imagefile_loc *loc)
 static void say_create_error(const char *path, uint64_t bytes, int r, int fd_dir)
 {
 	const char *fsname = "?";
+	struct statfs sf;
 
 	if (r == -EOPNOTSUPP) {
 		if (fd_dir >= 0)
@@ -334,6 +335,13 @@ static void say_create_error(const char *path, uint64_t bytes, int r, int fd_dir
 		msg_error("cannot make image file '%s': its btrfs filesystem has several devices "
 			  "or a RAID/DUP data profile", path);
 		msg_hint("put it on a single-device filesystem (image_file = PATH in torpor.conf)");
+	} else if (r == -EMEDIUMTYPE && fd_dir >= 0 && fstatfs(fd_dir, &sf) == 0 &&
+		   (unsigned long)sf.f_bsize < (unsigned long)sysconf(_SC_PAGESIZE)) {
+		msg_error("cannot make image file '%s': its filesystem's blocks are %lu bytes, "
+			  "smaller than a page, so the file's pages need not lie on page "
+			  "boundaries of the disk", path, (unsigned long)sf.f_bsize);
+		msg_hint("put it on a filesystem with blocks of %ld bytes or more (mkfs.ext4 -b "
+			 "4096; image_file = PATH)", sysconf(_SC_PAGESIZE));
 	} else if (r == -EMEDIUMTYPE) {
 		msg_error("cannot make image file '%s': the filesystem left holes or compressed "
 			  "extents in it", path);
