@@ -176,13 +176,13 @@ check:
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
 		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/resume-args.sh \
-		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh tests/shellcheck.sh
+		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh tests/unit/build-check.sh tests/shellcheck.sh
 
 # the man pages: groff finds no warning, and every option and key is documented
 check-man:
 	$(Q)sh tests/unit/run.sh tests/unit/man-check.sh
 
-check-build: all check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS) $(B)/seed-image
+check-build: all $(HOOK_OUTS) check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS) $(B)/seed-image
 
 # writes the image fuzz target's seed (see its header); built by make check so that it
 # follows core/image.h, run by hand when the format changes
@@ -259,7 +259,7 @@ clean:
 # The hooks are templates: @LIBEXECDIR@ becomes where torpor-resume is installed
 # (and where it sits inside the initramfs).  The results go to build/, beside the
 # binaries, and the install-<host> rules install them from there.
-HOOK_SRCS := hook/hooks/torpor hook/scripts/local-top/torpor \
+HOOK_SRCS := hook/hooks/torpor hook/scripts/local-top/torpor hook/torpor-build-check \
 	dracut-module/90torpor/module-setup.sh dracut-module/90torpor/torpor-cmdline.sh \
 	dracut-module/90torpor/torpor-pre-mount.sh mkinitcpio/install/torpor mkinitcpio/hooks/torpor
 HOOK_OUTS := $(HOOK_SRCS:%=$(B)/%)
@@ -279,7 +279,7 @@ FORCE:
 
 $(HOOK_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
-	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' $< >$@
+	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
 
 # systemd: the sleep runner and the drop-ins that make the sleep services run it
 SLEEP_VERBS := hibernate hybrid-sleep suspend-then-hibernate
@@ -299,9 +299,10 @@ $(B)/man/%: man/% Makefile $(B)/install-vars
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		-e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
 
-install: $(B)/torpor-suspend $(B)/torpor-resume $(MAN8:%=$(B)/%) $(MAN5:%=$(B)/%)
+install: $(B)/torpor-suspend $(B)/torpor-resume $(B)/hook/torpor-build-check $(MAN8:%=$(B)/%) $(MAN5:%=$(B)/%)
 	install -D -m 0755 $(B)/torpor-suspend $(DESTDIR)$(SBINDIR)/torpor-suspend
 	install -D -m 0755 $(B)/torpor-resume $(DESTDIR)$(LIBEXECDIR)/torpor-resume
+	install -D -m 0755 $(B)/hook/torpor-build-check $(DESTDIR)$(LIBEXECDIR)/torpor-build-check
 	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man8 $(MAN8:%=$(B)/%)
 	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man5 $(MAN5:%=$(B)/%)
 
@@ -345,7 +346,8 @@ install-systemd: $(SYSTEMD_OUTS)
 install-all: install install-initramfs-tools install-dracut install-mkinitcpio install-systemd
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/torpor-suspend $(DESTDIR)$(LIBEXECDIR)/torpor-resume
+	rm -f $(DESTDIR)$(SBINDIR)/torpor-suspend $(DESTDIR)$(LIBEXECDIR)/torpor-resume \
+		$(DESTDIR)$(LIBEXECDIR)/torpor-build-check
 	rm -f $(MAN8:man/%=$(DESTDIR)$(MANDIR)/man8/%) $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 

@@ -52,4 +52,18 @@ install() {
     inst_simple "${TORPOR_RESUME_BIN:-@LIBEXECDIR@/torpor-resume}" "@LIBEXECDIR@/torpor-resume"
     inst_hook cmdline 20 "$moddir/torpor-cmdline.sh"
     inst_hook pre-mount 05 "$moddir/torpor-pre-mount.sh"
+    build_check
+}
+
+# can the running system hibernate?  Say so now, at build time (the image is built anyway)
+build_check() {
+    local _check=${TORPOR_BUILD_CHECK_BIN:-@LIBEXECDIR@/torpor-build-check} _out _line
+
+    [[ -x $_check ]] || return 0
+    _out=$("$_check" 2>&1) && return 0
+    dwarn "torpor: this system cannot hibernate yet; torpor-suspend --check says:"
+    while IFS= read -r _line; do
+        dwarn "torpor:   $_line"
+    done <<<"$_out"
+    dwarn "torpor: the image is built, and resumes once that is fixed"
 }
