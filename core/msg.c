@@ -84,6 +84,17 @@ static void write_all(int fd, const char *p, int n)
 	}
 }
 
+/* a live line is on the terminal, without its newline: its length */
+static int live_len;
+
+static void end_live(void)
+{
+	if (live_len) {
+		write_all(2, "\n", 1);
+		live_len = 0;
+	}
+}
+
 static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 {
 	char line[1024];
@@ -92,6 +103,7 @@ static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 
 	if (quiet)
 		return;
+	end_live();
 	n = snprintf(line, sizeof(line), "%s: %s", MSG_PREFIX, tag);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return;
@@ -126,6 +138,41 @@ DEFINE_MSG(msg_info, 6, "")
 DEFINE_MSG(msg_hint, 6, "hint: ")
 /* progress lines stay off the kernel log (priority 7 is never copied there) */
 DEFINE_MSG(msg_progress, 7, "")
+
+/*
+ * msg_live() - a progress line that replaces the last one on a terminal
+ * (carriage return, padded over the longer line before it); the next message
+ * of any kind starts on a line of its own.  Never in the kernel log.
+ */
+void msg_live(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n, m;
+
+	if (quiet)
+		return;
+	line[0] = '\r';
+	n = snprintf(line + 1, sizeof(line) - 1, "%s: ", MSG_PREFIX) + 1;
+	va_start(ap, fmt);
+	m = vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
+	va_end(ap);
+	if (m < 0)
+		return;
+	n = strlen(line);
+	m = n - 1;			/* the visible length */
+	while (n < (int)sizeof(line) - 1 && n - 1 < live_len)
+		line[n++] = ' ';
+	write_all(2, line, n);
+	live_len = m ? m : 1;
+}
+
+/* msg_live_end() - end a live line with its newline (nothing when none is open) */
+void msg_live_end(void)
+{
+	if (!quiet)
+		end_live();
+}
 
 void msg_debug(const char *fmt, ...)
 {

@@ -23,6 +23,8 @@ void msg_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void msg_live(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void msg_live_end(void);
 
 const char *msg_errname(int err);
 

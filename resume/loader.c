@@ -260,14 +260,14 @@ static int drain(struct loader *l, int snap_fd, uint8_t *zero)
 	return 0;
 }
 
-/* Every ten per cent of the stream, once. */
+/* Every per cent of the stream, once (the callback decides what to show). */
 static void progress(struct loader *l, uint64_t *next_step)
 {
 	uint64_t total = l->img.meta.stream_bytes;
 
 	if (l->progress && l->fed_bytes >= *next_step) {
 		l->progress(l->fed_bytes, total);
-		*next_step += total / 10 + 1;
+		*next_step += total / 100 + 1;
 	}
 }
 
@@ -362,7 +362,7 @@ static int feed_sync(struct loader *l, int snap_fd, uint8_t *raw)
 	const struct torpor_meta *m = &l->img.meta;
 	size_t cap = stored_cap(l);
 	struct window w = { NULL, cap > WINDOW_BYTES ? cap : WINDOW_BYTES, 0, 0 };
-	uint64_t logical = 0, next_step = m->stream_bytes / 10 + 1;
+	uint64_t logical = 0, next_step = m->stream_bytes / 100 + 1;
 	uint8_t *stored;
 	uint32_t i, pages;
 	int r = 0;
@@ -440,7 +440,7 @@ static ssize_t read_piece(void *ctx, uint8_t *buf, size_t cap)
 
 static int feed_readahead(struct loader *l, struct readahead *ra, int snap_fd, uint8_t *raw)
 {
-	uint64_t pages, next_step = l->img.meta.stream_bytes / 10 + 1;
+	uint64_t pages, next_step = l->img.meta.stream_bytes / 100 + 1;
 	const uint8_t *buf;
 	size_t len, off;
 	uint32_t i = 0, end;

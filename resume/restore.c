@@ -25,8 +25,10 @@
 #include "loader.h"
 #include "mountinfo.h"
 #include "msg.h"
+#include "progress.h"
 #include "restore.h"
 #include "snapshot.h"
+#include "splash.h"
 #include "sysmem.h"
 
 #define MIB(x) ((unsigned long long)((x) >> 20))
@@ -47,9 +49,30 @@ static unsigned long long peak_rss_kib(void)
 	return getrusage(RUSAGE_SELF, &ru) == 0 ? (unsigned long long)ru.ru_maxrss : 0;
 }
 
+/* the progress line: rewritten in place on a terminal, a line each 10% elsewhere */
+static struct progress prog;
+/* plymouth's client, when its daemon runs in the initramfs: told each 10% */
+static struct splash splash;
+static int splash_pct = -1;
+
 static void show_progress(uint64_t done, uint64_t total)
 {
-	msg_progress("loading image: %llu%%", (unsigned long long)(done * 100 / total));
+	char line[160];
+	int pct = progress_pct(done, total);
+
+	if (progress_line(&prog, done, total, now_ms(), line, sizeof(line))) {
+		if (prog.live)
+			msg_live("%s", line);
+		else
+			msg_progress("%s", line);
+	}
+	if (splash.bin && pct / 10 != splash_pct / 10) {
+		char text[64];
+
+		snprintf(text, sizeof(text), "Resuming from hibernation: %d%%", pct);
+		if (splash_message(&splash, text) == 0)
+			splash_pct = pct;
+	}
 }
 
 /*
@@ -417,8 +440,13 @@ static int load_and_restore(struct loader *l, const char *name)
 		return snap_fd;
 	}
 	msg_info("restoring %llu MiB image from %s", MIB(l->img.meta.stream_bytes), name);
+	if (splash_open(&splash, NULL, 300) > 0)
+		(void)splash_message(&splash, "Resuming from hibernation");
+	progress_start(&prog, "loading image", isatty(2), now_ms());
 	l->progress = show_progress;
 	r = loader_feed(l, snap_fd);
+	/* its client is not left to be frozen, and on a failure the boot goes on */
+	splash_close(&splash, 300);
 	if (r < 0) {
 		if (l->failed_block || !strncmp(l->failed, "data", 4))
 			msg_error("bad hibernation image on %s: %s (block %u): %s, continuing boot",

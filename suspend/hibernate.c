@@ -31,8 +31,10 @@
 #include "mountinfo.h"
 #include "mounts.h"
 #include "msg.h"
+#include "progress.h"
 #include "restamp.h"
 #include "snapshot.h"
+#include "splash.h"
 #include "swaps.h"
 #include "sysmem.h"
 #include "target.h"
@@ -64,12 +66,27 @@ static unsigned long long peak_rss_kib(void)
 /* the key is read during this write: the progress line says so */
 static int keys_read;
 
+/* the progress line: rewritten in place on a terminal, a line each 10% elsewhere */
+static struct progress prog;
+
+static long long now_ms(void)
+{
+	return (long long)(now() * 1000);
+}
+
 static void show_progress(uint64_t done, uint64_t total)
 {
-	unsigned long long pct = done * 100 / total;
+	char line[160];
 
-	msg_progress("saving image: %llu%%%s", pct, keys_read ? " (Esc or Ctrl-C aborts)" : "");
-	testhook_progress(pct);
+	if (done == 0)
+		progress_start(&prog, "saving image", isatty(2), now_ms());
+	if (progress_line(&prog, done, total, now_ms(), line, sizeof(line))) {
+		if (prog.live)
+			msg_live("%s%s", line, keys_read ? ", Esc aborts" : "");
+		else
+			msg_progress("%s%s", line, keys_read ? ", Esc or Ctrl-C aborts" : "");
+	}
+	testhook_progress((unsigned long long)progress_pct(done, total));
 }
 
 /* Once per block: did a signal or the key ask us to stop? */
@@ -649,6 +666,9 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 	return power_off(o, w, t);
 }
 
+/* plymouth's client, when its daemon runs */
+static struct splash splash;
+
 /* Steps 2-4 with the resources of step 1. */
 static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 			     const struct hib_target *t, const char *orig_sig)
@@ -688,6 +708,11 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		r = -ECANCELED;
 		goto out_close;
 	}
+	/* plymouth, when it runs, is frozen with the rest: it says this until the thaw */
+	if (splash_open(&splash, NULL, 500) > 0) {
+		(void)splash_message(&splash, "Hibernating: saving memory to disk");
+		splash_wait(&splash, 500);
+	}
 	msg_info("freezing processes");
 	r = snap_freeze(snap_fd);
 	if (r < 0) {
@@ -718,6 +743,7 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		(void)snap_unfreeze(snap_fd);
 		close(snap_fd);
 		msg_set_quiet(0);
+		splash_close(&splash, 500);
 		msg_info("woke up from suspend to RAM, image discarded");
 		return 0;
 	}
@@ -725,6 +751,7 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 	(void)snap_free(snap_fd);
 	(void)snap_unfreeze(snap_fd);
 	close(snap_fd);
+	splash_close(&splash, 500);
 	msg_info("resumed from hibernation");
 	return 0;
 
@@ -736,6 +763,7 @@ out_close:
 	close(snap_fd);
 	/* thawed: the last word may go to a log file again */
 	msg_set_quiet(0);
+	splash_close(&splash, 500);
 	if (r == -ECANCELED || interrupt_pending()) {
 		say_aborted();
 		return -ECANCELED;

@@ -360,7 +360,7 @@ static int stop_threads(struct writer *w)
 int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 {
 	struct torpor_meta *m = &w->img.meta;
-	uint64_t read_bytes = 0, step = stream_bytes / 10 + 1, next_step = step, t0;
+	uint64_t read_bytes = 0, step = stream_bytes / 100 + 1, next_step = step, t0;
 	struct pack_job *j;
 	int r, r2;
 
@@ -375,6 +375,8 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 	if (!w->pool.nr_jobs)
 		return -ENOMEM;
 	start_threads(w);
+	if (w->progress)
+		w->progress(0, stream_bytes);
 	for (;;) {
 		r = fill_jobs(w, &read_bytes, stream_bytes);
 		if (r < 0)
