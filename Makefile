@@ -182,7 +182,7 @@ check:
 check-man:
 	$(Q)sh tests/unit/run.sh tests/unit/man-check.sh
 
-check-build: all $(HOOK_OUTS) check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS) $(B)/seed-image
+check-build: all hooks check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS) $(B)/seed-image
 
 # writes the image fuzz target's seed (see its header); built by make check so that it
 # follows core/image.h, run by hand when the format changes
