@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "blkio.h"
@@ -260,6 +261,24 @@ static int drain(struct loader *l, int snap_fd, uint8_t *zero)
 	return 0;
 }
 
+/* klibc has no clock_gettime(): microseconds are enough for the profile */
+static uint64_t mono_ns(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
+static int timed_feed(struct loader *l, int snap_fd, const uint8_t *pages, size_t len)
+{
+	uint64_t t0 = mono_ns();
+	int r = feed_pages(l, snap_fd, pages, len);
+
+	l->t_feed_ns += mono_ns() - t0;
+	return r;
+}
+
 /* Every per cent of the stream, once (the callback decides what to show). */
 static void progress(struct loader *l, uint64_t *next_step)
 {
@@ -280,18 +299,24 @@ static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *
 {
 	const struct torpor_block *b = &l->img.blocks[i];
 	size_t raw_len = (size_t)image_block_raw_bytes(&l->img.meta, i);
+	uint64_t t0 = mono_ns(), t1;
+	int bad;
 	ssize_t n;
 
 	l->failed_block = i;
 	/* the bytes as written: the decoder never sees a block that was damaged */
-	if (hash64(stored, b->stored_len) != b->hash)
+	bad = hash64(stored, b->stored_len) != b->hash;
+	t1 = mono_ns();
+	l->t_hash_ns += t1 - t0;
+	if (bad)
 		return FAIL(l, "data block checksum", -EBADMSG);
 	if (b->flags & TORPOR_BLOCK_RAW)
-		return feed_pages(l, snap_fd, stored, raw_len);
+		return timed_feed(l, snap_fd, stored, raw_len);
 	n = lz4dec_block(stored, b->stored_len, raw, raw_len);
+	l->t_decode_ns += mono_ns() - t1;
 	if (n < 0 || (size_t)n != raw_len)
 		return FAIL(l, "data block does not decompress", -EBADMSG);
-	return feed_pages(l, snap_fd, raw, raw_len);
+	return timed_feed(l, snap_fd, raw, raw_len);
 }
 
 /*
@@ -362,7 +387,7 @@ static int feed_sync(struct loader *l, int snap_fd, uint8_t *raw)
 	const struct torpor_meta *m = &l->img.meta;
 	size_t cap = stored_cap(l);
 	struct window w = { NULL, cap > WINDOW_BYTES ? cap : WINDOW_BYTES, 0, 0 };
-	uint64_t logical = 0, next_step = m->stream_bytes / 100 + 1;
+	uint64_t logical = 0, next_step = m->stream_bytes / 100 + 1, t0;
 	uint8_t *stored;
 	uint32_t i, pages;
 	int r = 0;
@@ -373,7 +398,9 @@ static int feed_sync(struct loader *l, int snap_fd, uint8_t *raw)
 	for (i = 0; i < m->nr_blocks; i++) {
 		pages = image_block_pages_stored(&l->img.blocks[i], l->ps);
 		l->failed_block = i;
+		t0 = mono_ns();
 		r = window_get(l, &w, logical, pages, &stored);
+		l->t_read_ns += mono_ns() - t0;
 		if (r < 0) {
 			r = FAIL(l, "reading a data block", r);
 			break;
@@ -440,7 +467,7 @@ static ssize_t read_piece(void *ctx, uint8_t *buf, size_t cap)
 
 static int feed_readahead(struct loader *l, struct readahead *ra, int snap_fd, uint8_t *raw)
 {
-	uint64_t pages, next_step = l->img.meta.stream_bytes / 100 + 1;
+	uint64_t pages, next_step = l->img.meta.stream_bytes / 100 + 1, t0;
 	const uint8_t *buf;
 	size_t len, off;
 	uint32_t i = 0, end;
@@ -449,7 +476,9 @@ static int feed_readahead(struct loader *l, struct readahead *ra, int snap_fd, u
 	while (i < l->img.meta.nr_blocks) {
 		end = piece_end(l, i, ra->slot_bytes, &pages);
 		l->failed_block = i;
+		t0 = mono_ns();
 		r = readahead_next(ra, &buf, &len);
+		l->t_read_ns += mono_ns() - t0;
 		if (r == -ECHILD) {
 			/* not the image's fault: no block to name */
 			l->failed_block = 0;

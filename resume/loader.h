@@ -28,6 +28,11 @@ struct loader {
 	const char *failed;		/* which check failed, for the message */
 	uint32_t failed_block;		/* the block, when a block check failed */
 	uint64_t fed_bytes;		/* stream bytes handed to the kernel */
+	/* where loader_feed()'s time went (ns, gettimeofday): the profile of torpor.debug */
+	uint64_t t_read_ns;		/* reading, or waiting for the read-ahead process */
+	uint64_t t_hash_ns;		/* checking the blocks' hashes */
+	uint64_t t_decode_ns;		/* LZ4 decoding */
+	uint64_t t_feed_ns;		/* writev() to /dev/snapshot */
 	void (*progress)(uint64_t done, uint64_t total);
 	/* writev() to /dev/snapshot, a page per iovec; tests replace it */
 	ssize_t (*write_pages)(int fd, const struct iovec *iov, int cnt);

@@ -460,6 +460,11 @@ static int load_and_restore(struct loader *l, const char *name)
 		msg_debug("read ahead through %u slots", l->readahead_slots);
 	else
 		msg_debug("read synchronously (no read-ahead process)");
+	msg_debug("load phase: reading (waiting for the reader) %llu ms, checking hashes %llu ms, "
+		  "decoding %llu ms, feeding the kernel %llu ms",
+		  (unsigned long long)(l->t_read_ns / 1000000), (unsigned long long)(l->t_hash_ns / 1000000),
+		  (unsigned long long)(l->t_decode_ns / 1000000),
+		  (unsigned long long)(l->t_feed_ns / 1000000));
 	msg_info("image loaded in %lld ms, peak memory %llu KiB, restoring", now_ms() - t0,
 		 peak_rss_kib());
 	msg_flush();
