@@ -6,7 +6,7 @@
 # for real with its hook-functions, dracut's install() and mkinitcpio's build()
 # with their helpers as stubs) printing the warning in its generator's style and
 # still succeeding.  The chroot test needs root (unshare and chroot).
-# shellcheck disable=SC2016 # the sh -c scripts expand their own arguments
+# shellcheck disable=SC2016,SC2034 # the sh -c scripts expand their own arguments; check() evals rc
 top=$(cd "$(dirname "$0")/../.." && pwd)
 b=${B:-$top/build}
 t=$(mktemp -d) || exit 1
@@ -15,11 +15,9 @@ n=0
 
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-# check WHAT COND...: ok when COND succeeds
+# check WHAT COND: ok when the shell condition COND (a string, evaluated whole) holds
 check() {
-	_what=$1
-	shift
-	if "$@"; then ok "$_what"; else not_ok "$_what"; fi
+	if eval "$2"; then ok "$1"; else not_ok "$1"; fi
 }
 
 printf '#!/bin/sh\necho "torpor: no resume device: neither --resume nor resume= on the kernel command line"\nexit 1\n' >"$t/bad"
@@ -36,17 +34,26 @@ root=
 
 # the script itself (TORPOR_BUILD_CHECK=force: this may be a container, or not root)
 out=$(TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/bad sh "$bc" 2>&1)
+rc=$?
 check "build-check: a failing --check: status 1 and its message" \
-	[ $? = 1 ] && echo "$out" | grep -q "no resume device"
+	'[ "$rc" = 1 ] && echo "$out" | grep -q "no resume device"'
 out=$(TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/good sh "$bc" 2>&1)
-check "build-check: a passing --check: status 0, nothing said" [ $? = 0 ] && [ -z "$out" ]
+rc=$?
+check "build-check: a passing --check: status 0, nothing said" \
+	'[ "$rc" = 0 ] && [ -z "$out" ]'
 out=$(TORPOR_BUILD_CHECK=0 TORPOR_SUSPEND_BIN=$t/bad sh "$bc" 2>&1)
-check "build-check: TORPOR_BUILD_CHECK=0: status 0, nothing said" [ $? = 0 ] && [ -z "$out" ]
+rc=$?
+check "build-check: TORPOR_BUILD_CHECK=0: status 0, nothing said" \
+	'[ "$rc" = 0 ] && [ -z "$out" ]'
 out=$(TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/missing sh "$bc" 2>&1)
-check "build-check: no torpor-suspend: status 0, nothing said" [ $? = 0 ] && [ -z "$out" ]
+rc=$?
+check "build-check: no torpor-suspend: status 0, nothing said" \
+	'[ "$rc" = 0 ] && [ -z "$out" ]'
 if [ -e /.dockerenv ]; then
 	out=$(TORPOR_SUSPEND_BIN=$t/bad sh "$bc" 2>&1)
-	check "build-check: in a container: status 0, nothing said" [ $? = 0 ] && [ -z "$out" ]
+	rc=$?
+	check "build-check: in a container: status 0, nothing said" \
+		'[ "$rc" = 0 ] && [ -z "$out" ]'
 fi
 if [ -n "$root" ] && command -v unshare >/dev/null 2>&1 && [ -x /bin/busybox ]; then
 	# a chroot in a PID namespace of its own: PID 1 (the shell that chroots) keeps the
@@ -58,7 +65,8 @@ if [ -n "$root" ] && command -v unshare >/dev/null 2>&1 && [ -x /bin/busybox ]; 
 	: >"$t/ch/dev/null"
 	out=$(unshare -m -p -f sh -c 'mount -t proc proc "$1/proc" && chroot "$1" /bin/sh -c \
 		"PATH=/bin TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=/bin/bad /bin/build-check; echo status \$?"' sh "$t/ch" 2>&1)
-	check "build-check: in a chroot: nothing said ($out)" [ "$out" = "status 0" ]
+	check "build-check: in a chroot: nothing said ($out)" \
+		'[ "$out" = "status 0" ]'
 	# the same outside the chroot says it: the test above can fail
 	out=$(unshare -m -p -f sh -c 'mount -t proc proc /proc && \
 		TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN="$1" sh "$2"; echo status $?' sh "$t/bad" "$bc" 2>&1)
@@ -84,10 +92,11 @@ if [ -f /usr/share/initramfs-tools/hook-functions ]; then
 		rc=$?
 		if [ "$c" = bad ]; then
 			check "initramfs-tools: W: lines with --check's message, status 0" \
-				[ "$rc" = 0 ] && echo "$out" | grep -q "^W: torpor:   torpor: no resume device$" &&
-				echo "$out" | grep -q "^W: torpor: the image is built, and resumes once that is fixed$"
+				'[ "$rc" = 0 ] && echo "$out" | grep -q "^W: torpor:   torpor: no resume device\$" &&
+				echo "$out" | grep -q "^W: torpor: the image is built, and resumes once that is fixed\$"'
 		else
-			check "initramfs-tools: a passing check adds nothing, status 0" [ "$rc" = 0 ] && [ -z "$out" ]
+			check "initramfs-tools: a passing check adds nothing, status 0" \
+				'[ "$rc" = 0 ] && [ -z "$out" ]'
 		fi
 	done
 else
@@ -104,9 +113,10 @@ for c in bad good; do
 	rc=$?
 	if [ "$c" = bad ]; then
 		check "dracut: dwarn lines with --check's message, install() succeeds" \
-			[ "$rc" = 0 ] && echo "$out" | grep -q "^dracut-warn: torpor:   torpor: no resume device$"
+			'[ "$rc" = 0 ] && echo "$out" | grep -q "^dracut-warn: torpor:   torpor: no resume device\$"'
 	else
-		check "dracut: a passing check adds nothing" [ "$rc" = 0 ] && [ -z "$out" ]
+		check "dracut: a passing check adds nothing" \
+			'[ "$rc" = 0 ] && [ -z "$out" ]'
 	fi
 done
 
@@ -119,9 +129,10 @@ for c in bad good; do
 	rc=$?
 	if [ "$c" = bad ]; then
 		check "mkinitcpio: warning lines with --check's message, build() succeeds" \
-			[ "$rc" = 0 ] && echo "$out" | grep -q "^mkinitcpio-warning: torpor:   torpor: no resume device$"
+			'[ "$rc" = 0 ] && echo "$out" | grep -q "^mkinitcpio-warning: torpor:   torpor: no resume device\$"'
 	else
-		check "mkinitcpio: a passing check adds nothing" [ "$rc" = 0 ] && [ -z "$out" ]
+		check "mkinitcpio: a passing check adds nothing" \
+			'[ "$rc" = 0 ] && [ -z "$out" ]'
 	fi
 done
 echo "1..$n"
