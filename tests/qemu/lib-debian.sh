@@ -36,6 +36,19 @@ debian_tree() {
 		echo "$_dc/root"
 		return 0
 	fi
+	# one builder at a time (scenarios run side by side); the lock goes with the shell
+	mkdir -p "${_dc%/*}" || return 1
+	(
+		exec 9>"$_dc.lock" && flock 9 || exit 1
+		[ -f "$_dc/done" ] || debian_tree_build "$_dc" >&2
+	) || return 1
+	[ -f "$_dc/done" ] || return 1
+	echo "$_dc/root"
+}
+
+# debian_tree_build DIR: build the root in DIR (debian_tree holds the lock)
+debian_tree_build() {
+	_dc=$1
 	if ! command -v mmdebstrap >/dev/null 2>&1; then
 		echo "lib-debian: mmdebstrap not found (install it with: sh tests/deps.sh systemd)" >&2
 		return 1
@@ -73,7 +86,6 @@ debian_tree() {
 	rm -rf "$_dc/root/var/cache/apt/archives/"*.deb "$_dc/root/var/lib/apt/lists/"*_Packages
 	echo "lib-debian: built in $(since "$_t0") s" >&2
 	: >"$_dc/done"
-	echo "$_dc/root"
 }
 
 # debian_deb: print the torpor .deb to install: TORPOR_DEB, else build/deb's, built
@@ -83,15 +95,20 @@ debian_deb() {
 		echo "$TORPOR_DEB"
 		return 0
 	fi
-	set -- "$TOP"/build/deb/torpor_*.deb
-	if [ ! -f "$1" ] || [ -n "$(cd "$TOP" && find Makefile core suspend resume hook dracut-module \
-		systemd man debian -newer "$1" -type f | head -n 1)" ]; then
-		make -C "$TOP" --no-print-directory deb >"$T/deb.log" 2>&1 || {
-			tail -n 20 "$T/deb.log" >&2
-			return 1
-		}
+	mkdir -p "$TOP/build" || return 1
+	# one make deb at a time (scenarios run side by side); the lock goes with the shell
+	(
+		exec 9>"$TOP/build/deb.lock" && flock 9 || exit 1
 		set -- "$TOP"/build/deb/torpor_*.deb
-	fi
+		if [ ! -f "$1" ] || [ -n "$(cd "$TOP" && find Makefile core suspend resume hook \
+			dracut-module systemd man debian -newer "$1" -type f | head -n 1)" ]; then
+			make -C "$TOP" --no-print-directory deb >"$T/deb.log" 2>&1 || {
+				tail -n 20 "$T/deb.log" >&2
+				exit 1
+			}
+		fi
+	) || return 1
+	set -- "$TOP"/build/deb/torpor_*.deb
 	[ -f "$1" ] || return 1
 	echo "$1"
 }

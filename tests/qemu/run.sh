@@ -166,9 +166,42 @@ worker() {
 	done
 }
 
-# report_job I: wait for the Ith scenario, then its TAP line and summary
+# kill_tree PID: PID and every process below it (QEMU runs two levels down)
+# shellcheck disable=SC2013,SC2317 # one PID a word; called from the trap
+kill_tree() {
+	for _c in $(grep -l "^PPid:[[:space:]]*$1\$" /proc/[0-9]*/status 2>/dev/null | cut -d/ -f3); do
+		kill_tree "$_c"
+	done
+	kill "$1" 2>/dev/null
+}
+
+# the workers' PIDs; Ctrl-C or a TERM ends them and their guests too
+wpids=
+# shellcheck disable=SC2317 # called from the trap
+stop_workers() {
+	for _p in $wpids; do
+		kill_tree "$_p"
+	done
+}
+trap 'stop_workers; echo "run.sh: interrupted" >&2; exit 130' INT TERM
+
+# workers_alive: does any worker still run?
+workers_alive() {
+	for _p in $wpids; do
+		! kill -0 "$_p" 2>/dev/null || return 0
+	done
+	return 1
+}
+
+# report_job I: wait for the Ith scenario, then its TAP line and summary; a
+# scenario no worker is left to run (a worker killed) is a failure, not a hang
 report_job() {
 	while [ ! -f "$claims/$1.done" ]; do
+		if ! workers_alive && [ ! -f "$claims/$1.done" ]; then
+			echo "99 0" >"$claims/$1.done"
+			echo "# run.sh: no worker was left to run scenario $1 (one was killed)" >&2
+			break
+		fi
 		sleep 1
 	done
 	read -r _tree _s <<-EOF
@@ -212,6 +245,7 @@ echo "# $((i - 1)) scenarios alone, then $((njobs - i + 1)), $par at a time"
 w=0
 while [ "$w" -lt "$par" ] && [ "$i" -le "$njobs" ]; do
 	worker "$i" "$njobs" &
+	wpids="$wpids $!"
 	w=$((w + 1))
 done
 while [ "$i" -le "$njobs" ]; do
