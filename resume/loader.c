@@ -284,7 +284,8 @@ static void progress(struct loader *l, uint64_t *next_step)
 {
 	uint64_t total = l->img.meta.stream_bytes;
 
-	if (l->progress && l->fed_bytes >= *next_step) {
+	/* the steps are rounded up: the last one may lie past the end */
+	if (l->progress && (l->fed_bytes >= *next_step || l->fed_bytes == total)) {
 		l->progress(l->fed_bytes, total);
 		*next_step += total / 100 + 1;
 	}
@@ -388,7 +389,7 @@ static int feed_sync(struct loader *l, int snap_fd, uint8_t *raw)
 	size_t cap = stored_cap(l);
 	struct window w = { NULL, cap > WINDOW_BYTES ? cap : WINDOW_BYTES, 0, 0 };
 	uint64_t logical = 0, next_step = m->stream_bytes / 100 + 1, t0;
-	uint8_t *stored;
+	uint8_t *stored = NULL;
 	uint32_t i, pages;
 	int r = 0;
 

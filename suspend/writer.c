@@ -390,7 +390,8 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 		pack_pool_put(&w->pool, j);
 		if (r < 0)
 			break;
-		if (w->progress && w->consumed >= next_step) {
+		/* the steps are rounded up: the last one may lie past the end */
+		if (w->progress && (w->consumed >= next_step || w->consumed == stream_bytes)) {
 			w->progress(w->consumed, stream_bytes);
 			next_step += step;
 		}

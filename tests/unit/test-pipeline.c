@@ -164,6 +164,24 @@ static int test_before_root(void)
 	return cancel_root;
 }
 
+/* what the progress callbacks saw: calls, first and last done, went backwards, total */
+static struct {
+	unsigned calls;
+	uint64_t first, last, total;
+	int backwards;
+} prog;
+
+static void record_progress(uint64_t done, uint64_t total)
+{
+	if (!prog.calls)
+		prog.first = done;
+	else if (done < prog.last)
+		prog.backwards = 1;
+	prog.calls++;
+	prog.last = done;
+	prog.total = total;
+}
+
 /* the machine's memory the writer sizes its blocks for (0: twice the stream) */
 static uint64_t mem_bytes;
 
@@ -180,6 +198,8 @@ static int write_image(int scatter, uint64_t limit, struct writer *w)
 		r = writer_check_header(w, orig);
 	w->alloc_slot = fake_alloc;
 	w->poll = test_poll;
+	w->progress = record_progress;
+	memset(&prog, 0, sizeof(prog));
 	w->before_root = test_before_root;
 	polls = 0;
 	root_calls = 0;
@@ -259,6 +279,8 @@ static int read_image(const char **failed, int invalidate)
 	if (r == 0 && invalidate)
 		r = loader_invalidate(&l);
 	l.write_pages = sink_writev;
+	l.progress = record_progress;
+	memset(&prog, 0, sizeof(prog));
 	if (sync_mode)
 		l.fork_reader = failing_fork;
 	if (r == 0 && before_feed)
@@ -328,11 +350,19 @@ static void run_suite(void)
 	read_page0(fresh);
 	r = write_image(0, SWAP_PAGES - 1, &w);
 	T(r == 0, "writer saves and commits (%d)", r);
+	T(prog.calls >= 2 && prog.first == 0 && prog.last == stream_len && prog.total == stream_len &&
+	  !prog.backwards, "writer's progress: from 0 to the whole stream, never back (%u calls, "
+	  "%llu to %llu of %llu)", prog.calls, (unsigned long long)prog.first,
+	  (unsigned long long)prog.last, (unsigned long long)prog.total);
 	read_page0(page);
 	T(!memcmp(page + PS - 10, "S2SUSPEND", 10), "committed image says S2SUSPEND");
 	T(!memcmp(page, fresh, 2048), "swap UUID and label untouched by the commit");
 	r = read_image(&failed, 0);
 	T(r == 0, "loader feeds back the identical stream (%d %s)", r, failed);
+	T(prog.calls >= 2 && prog.last == stream_len && prog.total == stream_len && !prog.backwards,
+	  "loader's progress: up to the whole stream, never back (%u calls, %llu to %llu of %llu)",
+	  prog.calls, (unsigned long long)prog.first, (unsigned long long)prog.last,
+	  (unsigned long long)prog.total);
 	r = read_image(&failed, 1);
 	T(r == 0, "loader invalidates, then feeds (%d %s)", r, failed);
 	read_page0(page);
@@ -484,10 +514,17 @@ static void run_large(void)
 	T(r == 0 && stored > (8u << 20),
 	  "large image written, %llu KiB stored (more than the ring)",
 	  (unsigned long long)stored >> 10);
+	/* a step is rounded up: the hundredth lies past the end, and 100% is still said */
+	T(prog.last == stream_len && prog.total == stream_len && !prog.backwards,
+	  "large image: the writer's progress reaches the whole stream (%u calls, last %llu of %llu)",
+	  prog.calls, (unsigned long long)prog.last, (unsigned long long)prog.total);
 	data_cut = stored / 2 / PS * PS;
 
 	r = read_image(&failed, 0);
 	T(r == 0, "large image round trip (%d %s)", r, failed);
+	T(prog.last == stream_len && prog.total == stream_len && !prog.backwards,
+	  "large image: the loader's progress reaches the whole stream (%u calls, last %llu of %llu)",
+	  prog.calls, (unsigned long long)prog.last, (unsigned long long)prog.total);
 	if (!sync_mode)
 		T(reader_fds == 3, "the reader holds only the device and its two pipes (%d)",
 		  reader_fds);
