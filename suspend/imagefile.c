@@ -519,6 +519,8 @@ static int print_line(const char *path, const struct imagefile_loc *loc)
 /* imagefile_open() or imagefile_open_dir() refused @path with @r: say why */
 static void say_open_error(const char *path, int r, const char *bad)
 {
+	struct stat st;
+
 	if (bad[0] && r == -EPERM) {
 		msg_error("refusing image file '%s': folder '%s' on its path is not owned by "
 			  "root, so its owner could put another file in its place", path, bad);
@@ -527,8 +529,13 @@ static void say_open_error(const char *path, int r, const char *bad)
 	} else if (bad[0] && r == -EACCES) {
 		msg_error("refusing image file '%s': folder '%s' on its path is writable by "
 			  "group or others, who could put another file in its place", path, bad);
-		msg_hint("chmod go-w '%s' (or put the file in a folder only root can write "
-			 "to, as the default %s)", bad, IMAGEFILE_DEFAULT);
+		/* a sticky shared folder (/tmp) is meant to stay writable: move the file */
+		if (stat(bad, &st) == 0 && (st.st_mode & S_ISVTX))
+			msg_hint("put the file in a folder only root can write to, as the "
+				 "default %s", IMAGEFILE_DEFAULT);
+		else
+			msg_hint("chmod go-w '%s' (or put the file in a folder only root can "
+				 "write to, as the default %s)", bad, IMAGEFILE_DEFAULT);
 	} else if (bad[0]) {
 		msg_error("cannot check folder '%s' of image file '%s': %s", bad, path,
 			  msg_errname(r));
