@@ -185,38 +185,25 @@ static int search(int fd, struct btrfs_ioctl_search_args *a, uint64_t tree, uint
 }
 
 /**
- * btrfsmap_file_physical() - byte offset on the device of a btrfs file's first byte
+ * btrfsmap_logical_physical() - byte offset on the device of btrfs address @logical
+ * @fd: any file of the filesystem
  * Return: 0; -EXDEV for a filesystem of several devices or a RAID/DUP data chunk;
- * -EMEDIUMTYPE for an extent no swap file can have; -EBADMSG; -ENOENT when no
- * extent or chunk is found; -errno of the ioctls (-EPERM: not root).
+ * -EBADMSG; -ENOENT when no chunk holds it; -errno of the ioctls (-EPERM: not root).
  */
-int btrfsmap_file_physical(int fd, uint64_t *ret_physical)
+int btrfsmap_logical_physical(int fd, uint64_t logical, uint64_t *ret_physical)
 {
 	struct btrfs_ioctl_search_args a;
 	struct btrfs_ioctl_fs_info_args fi;
 	struct btrfsmap_item it;
-	uint64_t logical, from = 0, devid, phys;
-	struct stat st;
+	uint64_t from = 0, devid, phys;
 	size_t pos;
 	int n, r, i;
 
-	if (fstat(fd, &st) < 0)
-		return -errno;
 	memset(&fi, 0, sizeof(fi));
 	if (ioctl(fd, BTRFS_IOC_FS_INFO, &fi) < 0)
 		return -errno;
 	if (fi.num_devices != 1)
 		return -EXDEV;
-	/* the file's own subvolume (tree 0), key (inode, EXTENT_DATA, 0) */
-	n = search(fd, &a, 0, st.st_ino, BTRFS_EXTENT_DATA_KEY, 0, 0);
-	if (n < 0)
-		return n;
-	pos = 0;
-	if (n < 1 || btrfsmap_next_item((const uint8_t *)a.buf, sizeof(a.buf), &pos, &it) < 0)
-		return -ENOENT;
-	r = btrfsmap_file_extent(&it, st.st_ino, &logical);
-	if (r < 0)
-		return r;
 	/* the chunk items are keyed by their logical start: walk those at or below it */
 	for (;;) {
 		n = search(fd, &a, BTRFS_CHUNK_TREE_OBJECTID, BTRFS_FIRST_CHUNK_TREE_OBJECTID,
@@ -246,6 +233,42 @@ int btrfsmap_file_physical(int fd, uint64_t *ret_physical)
 		if (from > logical)
 			return -ENOENT;
 	}
+}
+
+/**
+ * btrfsmap_file_physical() - byte offset on the device of a btrfs file's first byte
+ * Return: 0; -EXDEV for a filesystem of several devices or a RAID/DUP data chunk;
+ * -EMEDIUMTYPE for an extent no swap file can have; -EBADMSG; -ENOENT when no
+ * extent or chunk is found; -errno of the ioctls (-EPERM: not root).
+ */
+int btrfsmap_file_physical(int fd, uint64_t *ret_physical)
+{
+	struct btrfs_ioctl_search_args a;
+	struct btrfs_ioctl_fs_info_args fi;
+	struct btrfsmap_item it;
+	uint64_t logical;
+	struct stat st;
+	size_t pos;
+	int n, r;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	memset(&fi, 0, sizeof(fi));
+	if (ioctl(fd, BTRFS_IOC_FS_INFO, &fi) < 0)
+		return -errno;
+	if (fi.num_devices != 1)
+		return -EXDEV;
+	/* the file's own subvolume (tree 0), key (inode, EXTENT_DATA, 0) */
+	n = search(fd, &a, 0, st.st_ino, BTRFS_EXTENT_DATA_KEY, 0, 0);
+	if (n < 0)
+		return n;
+	pos = 0;
+	if (n < 1 || btrfsmap_next_item((const uint8_t *)a.buf, sizeof(a.buf), &pos, &it) < 0)
+		return -ENOENT;
+	r = btrfsmap_file_extent(&it, st.st_ino, &logical);
+	if (r < 0)
+		return r;
+	return btrfsmap_logical_physical(fd, logical, ret_physical);
 }
 
 /**

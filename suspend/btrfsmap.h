@@ -28,6 +28,7 @@ int btrfsmap_mount_matches(const struct mountinfo_entry *e, int mnt_id, unsigned
 
 /* the ioctls */
 int btrfsmap_is_btrfs(int fd);
+int btrfsmap_logical_physical(int fd, uint64_t logical, uint64_t *ret_physical);
 int btrfsmap_file_physical(int fd, uint64_t *ret_physical);
 int btrfsmap_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages);
 int btrfsmap_fs_device(int fd, dev_t *ret_dev);

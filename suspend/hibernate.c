@@ -838,7 +838,12 @@ static int same_mount_ns(void)
 	return 0;
 }
 
-static int in_initial_namespaces(void)
+/**
+ * hibernate_check_namespaces() - refuse in a container, another mount namespace
+ * or a chroot, or where that cannot be told
+ * Return: 0, or -errno (reported).
+ */
+int hibernate_check_namespaces(void)
 {
 	struct stat self;
 	int r;
@@ -884,7 +889,7 @@ int hibernate_run(const struct hib_opts *o)
 		msg_hint("run 'sudo torpor-suspend'");
 		return -EPERM;
 	}
-	r = in_initial_namespaces();
+	r = hibernate_check_namespaces();
 	if (r < 0)
 		return r;
 	memset(&t, 0, sizeof(t));

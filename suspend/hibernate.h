@@ -25,5 +25,6 @@ struct hib_target;
 
 int hibernate_run(const struct hib_opts *o);
 int hibernate_resolve(const struct hib_opts *o, struct hib_target *t);
+int hibernate_check_namespaces(void);
 
 #endif

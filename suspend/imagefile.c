@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <signal.h>
@@ -35,9 +36,11 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "btrfsmap.h"
 #include "cmdline.h"
 #include "decimal.h"
 #include "devname.h"
+#include "image.h"
 #include "imagefile.h"
 #include "interrupt.h"
 #include "msg.h"
@@ -183,27 +186,39 @@ static int set_nocow(int fd)
 	return 0;
 }
 
-int imagefile_locate(const char *path, struct imagefile_loc *ret)
+int imagefile_locate_fd(int fd, struct imagefile_loc *ret)
 {
 	struct imagefile_loc loc;
 	struct stat st;
 	int r, oerr = 0;
 
 	memset(&loc, 0, sizeof(loc));
-	if (stat(path, &st) < 0)
+	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
-	r = target_file_location(path, &loc.dev, &oerr, &loc.offset_pages);
-	if (r == 0)
-		return -EACCES;
+	r = target_fd_location(fd, &loc.dev, &oerr, &loc.offset_pages);
 	if (r < 0)
 		return r;
 	if (oerr < 0)
 		return oerr;
 	loc.bytes = (uint64_t)st.st_size;
+	loc.st_dev = st.st_dev;
+	loc.st_ino = st.st_ino;
 	*ret = loc;
 	return 0;
+}
+
+int imagefile_locate(const char *path, struct imagefile_loc *ret)
+{
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	r = imagefile_locate_fd(fd, ret);
+	close(fd);
+	return r;
 }
 
 /* Fill the open, empty file @fd with @pages pages of swap; 0 or -errno. */
@@ -258,24 +273,189 @@ int imagefile_create(const char *path, uint64_t bytes, struct imagefile_loc *ret
 	return r;
 }
 
-int imagefile_is_active(const char *path)
+/* Is the file of @f among the active swap areas?  1, 0, or -errno. */
+static int stat_is_active(const struct stat *f)
 {
 	struct swap_entry *sw = NULL;
-	struct stat f, s;
+	struct stat s;
 	size_t n = 0, i;
 	int r, found = 0;
 
-	if (stat(path, &f) < 0)
-		return -errno;
 	r = swaps_read("/proc/swaps", &sw, &n);
 	if (r < 0)
 		return r;
 	for (i = 0; i < n; i++)
-		if (sw[i].is_file && stat(sw[i].path, &s) == 0 && s.st_dev == f.st_dev &&
-		    s.st_ino == f.st_ino)
+		if (sw[i].is_file && stat(sw[i].path, &s) == 0 && s.st_dev == f->st_dev &&
+		    s.st_ino == f->st_ino)
 			found = 1;
 	free(sw);
 	return found;
+}
+
+int imagefile_is_active(const char *path)
+{
+	struct stat f;
+
+	if (stat(path, &f) < 0)
+		return -errno;
+	return stat_is_active(&f);
+}
+
+int imagefile_fd_is_active(int fd)
+{
+	struct stat f;
+
+	if (fstat(fd, &f) < 0)
+		return -errno;
+	return stat_is_active(&f);
+}
+
+/* May @st (a folder, or the file when @file) hold the image?  0, -EPERM, -EACCES */
+static int owner_mode_ok(const struct stat *st, uid_t owner, int file)
+{
+	if (st->st_uid != 0 && st->st_uid != owner)
+		return -EPERM;
+	if (st->st_mode & (file ? 077 : 022))
+		return -EACCES;
+	return 0;
+}
+
+int imagefile_open_dir(const char *path, uid_t owner, char *ret_bad, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX], *slash, *comp, *save = NULL;
+	struct stat st;
+	int fd, nfd, r;
+
+	ret_bad[0] = '\0';
+	if (path[0] != '/')
+		return -EINVAL;
+	if ((size_t)snprintf(dir, sizeof(dir), "%s", path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	slash = strrchr(dir, '/');
+	*(slash == dir ? slash + 1 : slash) = '\0';
+	if (!realpath(dir, real))
+		return -errno;
+	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	snprintf(dir, sizeof(dir), "/");
+	comp = strtok_r(real, "/", &save);
+	for (;;) {
+		r = fstat(fd, &st) < 0 ? -errno : owner_mode_ok(&st, owner, 0);
+		if (r < 0) {
+			snprintf(ret_bad, len, "%s", dir);
+			close(fd);
+			return r;
+		}
+		if (!comp)
+			return fd;
+		nfd = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		r = -errno;
+		close(fd);
+		if (nfd < 0)
+			return r;
+		fd = nfd;
+		snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "%s%s",
+			 strcmp(dir, "/") ? "/" : "", comp);
+		comp = strtok_r(NULL, "/", &save);
+	}
+}
+
+int imagefile_open(const char *path, int flags, uid_t owner, char *ret_bad, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	struct stat st;
+	int dfd, fd, r;
+
+	dfd = imagefile_open_dir(path, owner, ret_bad, len);
+	if (dfd < 0)
+		return dfd;
+	/* O_NONBLOCK: a FIFO put there must not hang us; it is refused below */
+	fd = openat(dfd, base ? base + 1 : path, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	r = -errno;
+	close(dfd);
+	if (fd < 0)
+		return r;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -EINVAL;
+	else
+		r = owner_mode_ok(&st, owner, 1);
+	if (r == 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		r = -errno;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* pread()/pwrite() of one aligned page with O_DIRECT, buffered where refused */
+static int page_io(int fd, void *page, uint32_t ps, uint64_t off, int write)
+{
+	int fl = fcntl(fd, F_GETFL), direct = 0;
+	ssize_t n;
+
+	if (fl >= 0 && !(fl & O_DIRECT) && fcntl(fd, F_SETFL, fl | O_DIRECT) == 0)
+		direct = 1;
+	for (;;) {
+		n = write ? pwrite(fd, page, ps, (off_t)off) : pread(fd, page, ps, (off_t)off);
+		if (n < 0 && errno == EINVAL && direct) {
+			(void)fcntl(fd, F_SETFL, fl);
+			direct = 0;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	if (direct)
+		(void)fcntl(fd, F_SETFL, fl);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == ps ? 0 : -EIO;
+}
+
+int imagefile_header_check(int fd, uint32_t ps, int fix)
+{
+	struct torpor_root root;
+	const char *sig = SWAP_SIG;
+	void *page;
+	int r;
+
+	if (posix_memalign(&page, 4096, ps))
+		return -ENOMEM;
+	r = page_io(fd, page, ps, 0, 0);
+	if (r < 0)
+		goto out;
+	switch (image_classify(page, ps)) {
+	case IMAGE_SIG_SWAP:
+		r = 0;
+		goto out;
+	case IMAGE_SIG_TORPOR:
+		break;
+	default:
+		r = -EMEDIUMTYPE;
+		goto out;
+	}
+	r = 1;
+	if (!fix)
+		goto out;
+	/* as torpor-resume's loader_invalidate() */
+	if (image_root_decode(page, ps, &root) == 0 &&
+	    (!memcmp(root.orig_sig, SWAP_SIG, 10) || !memcmp(root.orig_sig, SWAP_SIG_OLD, 10)))
+		sig = root.orig_sig;
+	memset((uint8_t *)page + TORPOR_ROOT_OFFSET, 0, sizeof(struct torpor_root));
+	memcpy((uint8_t *)page + ps - TORPOR_SIG_LEN, sig, 10);
+	r = page_io(fd, page, ps, 0, 1);
+	if (r == 0 && fdatasync(fd) < 0)
+		r = -errno;
+	if (r == 0)
+		r = 1;
+out:
+	free(page);
+	return r;
 }
 
 /* The parent folder of the default file, private to root. */
@@ -288,12 +468,16 @@ static int make_parent(const char *path)
 	return 0;
 }
 
-/* The resume= line of @loc, on stdout; 0 or -errno (reported). */
-static int print_line(const char *path, const struct imagefile_loc *loc)
+/*
+ * The kernel parameters that name @loc, in @buf: "resume=UUID=... resume_offset=N",
+ * else (no UUID, an unreadable device) "resume=/dev/NAME resume_offset=N".
+ * Return: 1 with the UUID, 0 without it, -errno from reading the device.
+ */
+static int format_line(const struct imagefile_loc *loc, char *buf, size_t len)
 {
 	struct hib_target t;
 	struct probe_id id;
-	char line[128], dname[64];
+	char dname[64];
 	int r;
 
 	memset(&t, 0, sizeof(t));
@@ -303,20 +487,73 @@ static int print_line(const char *path, const struct imagefile_loc *loc)
 	memset(&id, 0, sizeof(id));
 	devname_name(loc->dev, dname, sizeof(dname));
 	r = devname_probe(loc->dev, &id);
+	if (r >= 0 && printcmd_format(&t, r ? &id : &(struct probe_id){ 0 }, buf, len) == 0)
+		return 1;
+	snprintf(buf, len, "resume=%s resume_offset=%llu", dname,
+		 (unsigned long long)loc->offset_pages);
+	return r < 0 ? r : 0;
+}
+
+/* The resume= line of @loc, on stdout; 0 or -errno (reported). */
+static int print_line(const char *path, const struct imagefile_loc *loc)
+{
+	char line[160], dname[64];
+	int r;
+
+	devname_name(loc->dev, dname, sizeof(dname));
+	r = format_line(loc, line, sizeof(line));
 	if (r < 0) {
 		msg_error("cannot read %s, the filesystem of '%s': %s", dname, path,
 			  msg_errname(r));
 		return r;
 	}
-	r = printcmd_format(&t, r ? &id : &(struct probe_id){ 0 }, line, sizeof(line));
-	if (r < 0) {
+	if (r == 0) {
 		msg_error("the filesystem of '%s' on %s has no UUID to name it by", path, dname);
-		msg_hint("add resume=%s resume_offset=%llu to the kernel command line", dname,
-			 (unsigned long long)loc->offset_pages);
-		return r;
+		msg_hint("add %s to the kernel command line", line);
+		return -ENOENT;
 	}
 	printf("%s\n", line);
 	return fflush(stdout) == 0 ? 0 : -EIO;
+}
+
+/* imagefile_open() or imagefile_open_dir() refused @path with @r: say why */
+static void say_open_error(const char *path, int r, const char *bad)
+{
+	struct stat st;
+
+	if (bad[0] && r == -EPERM) {
+		msg_error("refusing image file '%s': folder '%s' on its path is not owned by "
+			  "root, so its owner could put another file in its place", path, bad);
+		msg_hint("chown root '%s' (or put the file in a folder only root can write "
+			 "to, as the default %s)", bad, IMAGEFILE_DEFAULT);
+	} else if (bad[0] && r == -EACCES) {
+		msg_error("refusing image file '%s': folder '%s' on its path is writable by "
+			  "group or others, who could put another file in its place", path, bad);
+		/* a sticky shared folder (/tmp) is meant to stay writable: move the file */
+		if (stat(bad, &st) == 0 && (st.st_mode & S_ISVTX))
+			msg_hint("put the file in a folder only root can write to, as the "
+				 "default %s", IMAGEFILE_DEFAULT);
+		else
+			msg_hint("chmod go-w '%s' (or put the file in a folder only root can "
+				 "write to, as the default %s)", bad, IMAGEFILE_DEFAULT);
+	} else if (bad[0]) {
+		msg_error("cannot check folder '%s' of image file '%s': %s", bad, path,
+			  msg_errname(r));
+	} else if (r == -EPERM || r == -EACCES) {
+		msg_error("refusing image file '%s': it must be owned by root and private "
+			  "(mode 0600): the image holds all of memory", path);
+		msg_hint("chown root:root '%s' && chmod 600 '%s'", path, path);
+	} else if (r == -ELOOP || r == -EINVAL) {
+		msg_error("refusing image file '%s': %s", path, r == -ELOOP ?
+			  "it is a symbolic link" : "not a regular file");
+		msg_hint("name the file itself (image_file = PATH in torpor.conf), or make it "
+			 "with 'torpor-suspend --setup-image-file'");
+	} else if (r == -ENOENT) {
+		msg_error("no image file '%s'", path);
+		msg_hint("make it with 'torpor-suspend --setup-image-file'");
+	} else {
+		msg_error("cannot open image file '%s': %s", path, msg_errname(r));
+	}
 }
 
 static void say_create_error(const char *path, uint64_t bytes, int r, int fd_dir)
@@ -371,7 +608,22 @@ int imagefile_setup_run(const char *path, uint64_t bytes)
 		return -EINVAL;
 	}
 	r = make_parent(path);
-	r = r < 0 ? r : imagefile_is_active(path);
+	if (r < 0) {
+		msg_error("cannot make folder /var/lib/torpor: %s", msg_errname(r));
+		return r;
+	}
+	dfd = imagefile_open_dir(path, IMAGEFILE_OWNER, dir, sizeof(dir));
+	if (dfd == -ENOENT && !dir[0]) {
+		msg_error("cannot make image file '%s': its folder does not exist", path);
+		msg_hint("make the folder first (owned by root, mode 0700)");
+		return dfd;
+	}
+	if (dfd < 0) {
+		say_open_error(path, dfd, dir);
+		return dfd;
+	}
+	close(dfd);
+	r = imagefile_is_active(path);
 	if (r > 0) {
 		msg_error("image file '%s' is an active swap area: not replacing it", path);
 		msg_hint("swapoff '%s' first", path);
@@ -433,14 +685,15 @@ static int locate_and_warn(const char *path, struct imagefile_loc *loc)
 	return r;
 }
 
-/* swapoff after the hibernation; 0, or -errno when the file stays active (reported) */
-static int deactivate(const char *path)
+/* swapoff after the hibernation, by @kpath (/proc/self/fd/N); 0, or -errno when the
+ * file stays active (reported) */
+static int deactivate(const char *kpath, const char *path)
 {
 	double t0 = now();
 	int r, tries = 0;
 
 	/* a signal pending makes swapoff give up with EINTR: try again */
-	while ((r = swapoff(path)) < 0 && errno == EINTR && ++tries < 100)
+	while ((r = swapoff(kpath)) < 0 && errno == EINTR && ++tries < 100)
 		;
 	if (r == 0) {
 		msg_debug("swapoff '%s' took %.3f s", path, now() - t0);
@@ -565,86 +818,268 @@ static int extents_shared(int fd, uint64_t bytes)
 	return 0;
 }
 
-/*
- * discard_after_resume: forget the image's pages in the (inactive) file.  Where
- * the device discards, the kernel does it: swapon() with SWAP_FLAG_DISCARD_ONCE
- * discards every extent of the area but its header, through the very extent map
- * the image was written through; we never write to the block device under a
- * mounted filesystem.  Elsewhere the file's pages are overwritten with zeroes
- * in place, which a shared extent (a btrfs snapshot, a reflink copy) would turn
- * into a copy: refused.  0 or -errno (reported).
- */
-static int forget_pages(const char *path, const struct imagefile_loc *loc)
+size_t imagefile_sample_pages(uint64_t pages, uint64_t *ret, size_t cap)
 {
-	struct imagefile_loc after;
-	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
-	double t0 = now();
-	int r, fd;
+	uint64_t even = 0, pow = 2, next;
+	size_t n = 0, i = 0;
 
-	r = imagefile_discard_supported("/sys/dev/block", loc->dev);
-	if (r > 0) {
-		if (swapon(path, SWAP_FLAG_DISCARD | SWAP_FLAG_DISCARD_ONCE) < 0) {
+	if (pages < 2)
+		return 0;
+	/* merge two ascending series: 1 + i * (pages - 2) / 63, and 2, 4, 8, ... */
+	while (n < cap) {
+		even = i < 64 ? 1 + i * (pages - 2) / 63 : UINT64_MAX;
+		next = pow < pages - 1 && pow < even ? pow : even;
+		if (next == UINT64_MAX)
+			break;
+		if (!n || ret[n - 1] != next)
+			ret[n++] = next;
+		if (next == pow)
+			pow *= 2;
+		else
+			i++;
+	}
+	return n;
+}
+
+int imagefile_pages_zero(int fd, const uint64_t *offs, size_t n, uint32_t ps)
+{
+	uint64_t *w;
+	size_t i, j;
+	ssize_t got;
+	void *page;
+	int r = 1;
+
+	if (posix_memalign(&page, 4096, ps))
+		return -ENOMEM;
+	w = page;
+	for (i = 0; i < n && r == 1; i++) {
+		while ((got = pread(fd, page, ps, (off_t)offs[i])) < 0 && errno == EINTR)
+			;
+		if (got < 0)
 			r = -errno;
-			msg_error("cannot discard image file '%s': swapon: %s", path,
-				  msg_errname(r));
-			msg_hint("the image's pages stay in the file; 'dmesg | tail' says why");
+		else if ((size_t)got != ps)
+			r = -EIO;
+		for (j = 0; r == 1 && j < ps / sizeof(*w); j++)
+			if (w[j])
+				r = 0;
+	}
+	free(page);
+	return r;
+}
+
+/* Every sampled page of @f's file, read from @f->dev_fd: 1 zeroes, 0 data, -errno */
+static int verify_zero(const struct imagefile_forget *f)
+{
+	uint64_t pages[IMAGEFILE_SAMPLES_MAX];
+	size_t n, i;
+	int r;
+
+	if (f->dev_fd < 0)
+		return -ENODEV;
+	n = imagefile_sample_pages(f->loc->bytes / f->ps, pages, IMAGEFILE_SAMPLES_MAX);
+	for (i = 0; i < n; i++) {
+		r = f->where(f->fd, pages[i] * f->ps, &pages[i]);
+		if (r < 0)
 			return r;
-		}
-		r = deactivate(path);
-		if (r == 0)
-			msg_info("discarded the image's pages in '%s' (%.1f s)", path,
-				 now() - t0);
-		return r;
 	}
+	return imagefile_pages_zero(f->dev_fd, pages, n, f->ps);
+}
+
+/* Is the open file @fd still where @loc says (device, first page, inode)?  0, -ESTALE */
+static int still_there(int fd, const struct imagefile_loc *loc)
+{
+	struct imagefile_loc now;
+	int r = imagefile_locate_fd(fd, &now);
+
 	if (r < 0)
-		msg_debug("cannot tell whether %u:%u discards (%s): zeroing instead",
-			  major(loc->dev), minor(loc->dev), msg_errname(r));
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0) {
-		r = -errno;
-		msg_error("cannot open image file '%s' to zero it: %s", path, msg_errname(r));
 		return r;
+	if (now.dev != loc->dev || now.offset_pages != loc->offset_pages ||
+	    now.st_dev != loc->st_dev || now.st_ino != loc->st_ino)
+		return -ESTALE;
+	return 0;
+}
+
+/* Zeroes over pages 1.. of @f's file, in place: -EBUSY (a shared extent), -ESTALE (moved) */
+static int zero_in_place(const struct imagefile_forget *f)
+{
+	int r;
+
+	r = extents_shared(f->fd, f->loc->bytes);
+	if (r > 0)
+		return -EBUSY;
+	r = r < 0 ? r : still_there(f->fd, f->loc);
+	r = r < 0 ? r : imagefile_zero(f->fd, f->ps, f->loc->bytes);
+	return r < 0 ? r : still_there(f->fd, f->loc);
+}
+
+int imagefile_forget(const struct imagefile_forget *f, struct imagefile_forgot *ret)
+{
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	if (f->discard) {
+		r = f->discard(f->ctx);
+		ret->discard_err = r < 0 ? r : 0;
+		if (r == -EBUSY)
+			return r;	/* the file stays active: no writing to it */
+		if (r == 0) {
+			ret->verify = verify_zero(f);
+			if (ret->verify == 1) {
+				ret->how = IMAGEFILE_DISCARDED;
+				return 0;
+			}
+		}
 	}
-	r = extents_shared(fd, loc->bytes);
-	if (r > 0) {
-		close(fd);
+	r = zero_in_place(f);
+	if (r < 0)
+		return r;
+	ret->how = f->discard ? IMAGEFILE_ZEROED_AFTER_DISCARD : IMAGEFILE_ZEROED;
+	return 0;
+}
+
+/* The byte on the filesystem's device of byte @off of the open image file @fd */
+static int file_where(int fd, uint64_t off, uint64_t *ret_dev_off)
+{
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent ext[1];
+	} q;
+	uint64_t phys;
+	int r;
+
+	memset(&q, 0, sizeof(q));
+	q.fm.fm_start = off;
+	q.fm.fm_length = 1;
+	q.fm.fm_extent_count = 1;
+	if (ioctl(fd, FS_IOC_FIEMAP, &q.fm) < 0)
+		return -errno;
+	if (q.fm.fm_mapped_extents < 1 || q.ext[0].fe_logical > off ||
+	    q.ext[0].fe_logical + q.ext[0].fe_length <= off ||
+	    (q.ext[0].fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_ENCODED |
+				  FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED)))
+		return -EMEDIUMTYPE;
+	phys = q.ext[0].fe_physical + (off - q.ext[0].fe_logical);
+	r = btrfsmap_is_btrfs(fd);
+	if (r < 0)
+		return r;
+	/* btrfs answers its own logical addresses */
+	if (r)
+		return btrfsmap_logical_physical(fd, phys, ret_dev_off);
+	*ret_dev_off = phys;
+	return 0;
+}
+
+struct discard_ctx {
+	const char *kpath;		/* /proc/self/fd/N */
+	const char *path;		/* for messages */
+};
+
+/*
+ * The kernel's discard: swapon() with SWAP_FLAG_DISCARD_ONCE discards every
+ * extent of the area but its header, through the very extent map the image was
+ * written through; then swapoff().  0 or -errno (a swapoff failure reported).
+ */
+static int kernel_discard(void *ctx)
+{
+	const struct discard_ctx *c = ctx;
+
+	if (swapon(c->kpath, SWAP_FLAG_DISCARD | SWAP_FLAG_DISCARD_ONCE) < 0)
+		return -errno;
+	return deactivate(c->kpath, c->path) < 0 ? -EBUSY : 0;
+}
+
+/* Say how imagefile_forget() went, or why it failed with @r */
+static void say_forgot(const char *path, const struct imagefile_loc *loc,
+		       const struct imagefile_forgot *h, int r, double t0)
+{
+	if (h->discard_err && h->discard_err != -EBUSY)
+		msg_warn("cannot discard image file '%s': swapon: %s; zeroing it instead",
+			 path, msg_errname(h->discard_err));
+	else if (!h->discard_err && h->how != IMAGEFILE_DISCARDED && h->verify == 0)
+		msg_warn("the discard of image file '%s' left data in it (the device ignores "
+			 "discards or does not read them back as zeroes): zeroing it instead",
+			 path);
+	else if (!h->discard_err && h->how != IMAGEFILE_DISCARDED && h->verify < 0)
+		msg_warn("cannot read back image file '%s' after the discard (%s): zeroing it "
+			 "instead", path, msg_errname(h->verify));
+	if (r == -EBUSY && h->discard_err == -EBUSY)
+		return;		/* the file stays active: deactivate() said so */
+	if (r == -EBUSY) {
 		msg_error("image file '%s' shares blocks with another file (a snapshot or a "
 			  "copy): zeroing it would move it; the image's pages stay", path);
 		msg_hint("delete the snapshot or copy, then make the file again with "
 			 "'torpor-suspend --setup-image-file'");
-		return -EBUSY;
-	}
-	if (r == 0)
-		r = imagefile_zero(fd, ps, loc->bytes);
-	close(fd);
-	if (r < 0) {
+	} else if (r == -ESTALE) {
+		msg_error("image file '%s' is no longer where the image was written", path);
+		msg_hint("run 'torpor-suspend --print-cmdline' and correct resume_offset=");
+	} else if (r < 0) {
 		msg_error("cannot zero image file '%s': %s; some of the image's pages stay",
 			  path, msg_errname(r));
-		return r;
+	} else if (h->how == IMAGEFILE_DISCARDED) {
+		msg_info("discarded the image's pages in '%s' (%.1f s)", path, now() - t0);
+	} else {
+		msg_info("zeroed the image's pages in '%s' (%llu MiB, %.1f s; the device does "
+			 "not discard%s)", path, MIB(loc->bytes), now() - t0,
+			 h->how == IMAGEFILE_ZEROED ? "" : " reliably");
 	}
-	/* the zeroes went in place: the file must be where resume_offset= points */
-	r = imagefile_locate(path, &after);
-	if (r < 0 || after.dev != loc->dev || after.offset_pages != loc->offset_pages) {
-		msg_error("image file '%s' moved while it was zeroed", path);
-		msg_hint("run 'torpor-suspend --print-cmdline' and correct resume_offset=");
-		return r < 0 ? r : -ESTALE;
-	}
-	msg_info("zeroed the image's pages in '%s' (%llu MiB, %.1f s; the device does not "
-		 "discard)", path, MIB(loc->bytes), now() - t0);
-	return 0;
 }
 
-/* imagefile_hibernate_run() under the abort signals' flag */
-static int image_file_run(struct hib_opts *o, const char *path, const struct imagefile_loc *loc,
-			  int active, int discard)
+/*
+ * discard_after_resume: forget the image's pages in the (inactive) file @fd, by
+ * the kernel's discard where the device discards, proven by reading pages back
+ * from the device (the swap writes went past the filesystem: through the file,
+ * preallocated extents read as zeroes whatever the disk holds), else by zeroes
+ * written in place.  We never write to the block device under a mounted
+ * filesystem.  0 or -errno (reported).
+ */
+static int forget_pages(const char *path, const char *kpath, int fd,
+			const struct imagefile_loc *loc)
 {
+	struct discard_ctx c = { kpath, path };
+	struct imagefile_forget f;
+	struct imagefile_forgot h;
+	double t0 = now();
+	int r;
+
+	memset(&f, 0, sizeof(f));
+	f.fd = fd;
+	f.loc = loc;
+	f.ps = (uint32_t)sysconf(_SC_PAGESIZE);
+	f.where = file_where;
+	f.ctx = &c;
+	r = imagefile_discard_supported("/sys/dev/block", loc->dev);
+	if (r > 0) {
+		f.discard = kernel_discard;
+		f.dev_fd = devname_open(loc->dev, O_RDONLY | O_DIRECT);
+		if (f.dev_fd == -EINVAL)
+			f.dev_fd = devname_open(loc->dev, O_RDONLY);
+	} else {
+		f.dev_fd = -1;
+		if (r < 0)
+			msg_debug("cannot tell whether %u:%u discards (%s): zeroing instead",
+				  major(loc->dev), minor(loc->dev), msg_errname(r));
+	}
+	r = imagefile_forget(&f, &h);
+	if (f.dev_fd >= 0)
+		close(f.dev_fd);
+	say_forgot(path, loc, &h, r, t0);
+	return r;
+}
+
+/* imagefile_hibernate_run() under the abort signals' flag, after every check */
+static int image_file_run(struct hib_opts *o, const char *path, int fd,
+			  const struct imagefile_loc *loc, int active, int discard)
+{
+	char kpath[64];
 	double t0;
 	int r;
 
+	/* the kernel opens the very file checked: no path to swap in between */
+	snprintf(kpath, sizeof(kpath), "/proc/self/fd/%d", fd);
 	if (!active) {
 		t0 = now();
 		/* no SWAP_FLAG_PREFER: the default priority is below every other area's */
-		if (swapon(path, 0) < 0) {
+		if (swapon(kpath, 0) < 0) {
 			r = -errno;
 			msg_error("cannot activate image file '%s' as swap: %s", path,
 				  msg_errname(r));
@@ -654,6 +1089,12 @@ static int image_file_run(struct hib_opts *o, const char *path, const struct ima
 			return r;
 		}
 		msg_debug("swapon '%s' took %.3f s", path, now() - t0);
+		if (imagefile_fd_is_active(fd) != 1) {
+			msg_error("image file '%s' is not the swap area activated: refusing to "
+				  "hibernate", path);
+			(void)deactivate(kpath, path);
+			return -ESTALE;
+		}
 	}
 	snprintf(o->resume, sizeof(o->resume), "%u:%u", major(loc->dev), minor(loc->dev));
 	o->offset = loc->offset_pages;
@@ -669,23 +1110,21 @@ static int image_file_run(struct hib_opts *o, const char *path, const struct ima
 				 "are not discarded", path);
 		return r;
 	}
-	if (deactivate(path) < 0) {
+	if (deactivate(kpath, path) < 0) {
 		if (discard)
 			msg_warn("image file '%s' is still active: its pages are not discarded",
 				 path);
 		return r;
 	}
 	if (discard)
-		(void)forget_pages(path, loc);
+		(void)forget_pages(path, kpath, fd, loc);
 	return r;
 }
 
 /*
- * The next boot looks where resume= and resume_offset= point (the kernel command
- * line, or --resume and --resume-offset): an image written anywhere else is never
- * found, and the session is lost.  A mismatch is refused before anything is
- * activated; parameters that are missing only draw a warning (the swap-file path
- * does the same: the next boot may get them).  0 or -errno (reported).
+ * The next boot looks where resume= and resume_offset= of the kernel command
+ * line point (imagefile_cmdline_check()); torpor.conf and the options may name
+ * the place too, and then it must be the file's.  0 or -errno (reported).
  */
 int imagefile_check_resume(const struct hib_opts *o, const char *path,
 			   const struct imagefile_loc *loc)
@@ -707,36 +1146,131 @@ int imagefile_check_resume(const struct hib_opts *o, const char *path,
 		msg_hint("set resume_offset=%llu (the file moved when it was made again?)", page);
 		return -ERANGE;
 	}
-	if (!o->resume[0] || !o->has_offset)
-		msg_warn("the kernel command line lacks %s: the next boot finds the image "
-			 "only with resume_offset=%llu on the filesystem of '%s'",
-			 o->resume[0] ? "resume_offset=" : "resume= and resume_offset=", page,
-			 path);
 	return 0;
+}
+
+int imagefile_cmdline_check(const char *cmdline_path, const char *path,
+			    const struct imagefile_loc *loc)
+{
+	struct torpor_cmdline cl;
+	char line[160], what[CMDLINE_RESUME_MAX + 96];
+	dev_t dev;
+	int r;
+
+	r = cmdline_read(cmdline_path, &cl);
+	if (r < 0)
+		snprintf(what, sizeof(what), "cannot read %s: %s", cmdline_path, msg_errname(r));
+	else if (cl.resume_bad || cl.resume_offset_bad)
+		snprintf(what, sizeof(what), "its %s is malformed",
+			 cl.resume_bad ? "resume=" : "resume_offset=");
+	else if (!cl.resume[0])
+		snprintf(what, sizeof(what), "it has no resume=");
+	else if (devname_resolve(cl.resume, &dev) < 0 || dev != loc->dev)
+		snprintf(what, sizeof(what), "its resume=%s does not name the file's "
+			 "filesystem", cl.resume);
+	else if (!cl.has_resume_offset)
+		snprintf(what, sizeof(what), "it has no resume_offset=");
+	else if (cl.resume_offset != loc->offset_pages)
+		snprintf(what, sizeof(what), "its resume_offset=%llu is not the file's first "
+			 "page, %llu", cl.resume_offset, (unsigned long long)loc->offset_pages);
+	else
+		return 0;
+	msg_error("the kernel command line does not name image file '%s' (%s): the next "
+		  "boot would not find the image", path, what);
+	(void)format_line(loc, line, sizeof(line));
+	msg_hint("put %s on the kernel command line (in place of any resume= and "
+		 "resume_offset=), rebuild the initramfs and reboot", line);
+	return -EINVAL;
+}
+
+/* The image file's checks before anything is activated; 0 or -errno (reported) */
+static int prepare(const struct hib_opts *o, const char *path, int fd,
+		   const struct imagefile_loc *loc, int *ret_active)
+{
+	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
+	char line[160];
+	int r;
+
+	r = imagefile_check_resume(o, path, loc);
+	r = r < 0 ? r : imagefile_cmdline_check("/proc/cmdline", path, loc);
+	if (r < 0)
+		return r;
+	*ret_active = imagefile_fd_is_active(fd);
+	if (*ret_active < 0) {
+		msg_error("cannot read /proc/swaps: %s", msg_errname(*ret_active));
+		return *ret_active;
+	}
+	if (*ret_active)
+		return 0;
+	r = imagefile_header_check(fd, ps, 1);
+	if (r == 1) {
+		(void)format_line(loc, line, sizeof(line));
+		msg_warn("an image that no boot resumed was left in '%s': discarded", path);
+		msg_hint("the boot after a hibernation must have %s on its kernel command line, "
+			 "and torpor in its initramfs", line);
+		return 0;
+	}
+	if (r == -EMEDIUMTYPE) {
+		msg_error("image file '%s' has no swap signature: not a swap area", path);
+		msg_hint("make it again with 'torpor-suspend --setup-image-file', then correct "
+			 "resume_offset= ('torpor-suspend --print-cmdline')");
+	} else if (r < 0) {
+		msg_error("cannot %s the header of image file '%s': %s", r == -EIO ? "read" :
+			  "read or restore", path, msg_errname(r));
+	}
+	return r;
+}
+
+/* Open image file @path checked, and locate it; the descriptor or -errno (reported) */
+static int open_located(const char *path, int flags, struct imagefile_loc *loc)
+{
+	struct imagefile_loc by_path;
+	char bad[PATH_MAX];
+	int fd, r;
+
+	r = locate_and_warn(path, &by_path);
+	if (r < 0)
+		return r;
+	fd = imagefile_open(path, flags, IMAGEFILE_OWNER, bad, sizeof(bad));
+	if (fd < 0) {
+		say_open_error(path, fd, bad);
+		return fd;
+	}
+	r = imagefile_locate_fd(fd, loc);
+	if (r == 0 && (loc->st_dev != by_path.st_dev || loc->st_ino != by_path.st_ino ||
+		       loc->dev != by_path.dev || loc->offset_pages != by_path.offset_pages))
+		r = -ESTALE;
+	if (r < 0) {
+		msg_error("image file '%s' changed while it was checked (%s)", path,
+			  msg_errname(r));
+		msg_hint("run torpor-suspend again; if it persists, 'ls -li %s'", path);
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 int imagefile_hibernate_run(const struct hib_opts *opts, const char *path, int discard)
 {
 	struct hib_opts o = *opts;
 	struct imagefile_loc loc;
-	int r, active, sig;
+	int r, fd, active = 0, sig;
 
 	if (geteuid() != 0) {
 		msg_error("hibernating needs root");
 		msg_hint("run 'sudo torpor-suspend'");
 		return -EPERM;
 	}
-	r = locate_and_warn(path, &loc);
+	/* refused where hibernate_run() would refuse, before the file is activated */
+	r = hibernate_check_namespaces();
 	if (r < 0)
 		return r;
-	r = imagefile_check_resume(&o, path, &loc);
+	fd = open_located(path, O_RDWR, &loc);
+	if (fd < 0)
+		return fd;
+	r = prepare(&o, path, fd, &loc, &active);
 	if (r < 0)
-		return r;
-	active = imagefile_is_active(path);
-	if (active < 0) {
-		msg_error("cannot read /proc/swaps: %s", msg_errname(active));
-		return active;
-	}
+		goto out;
 	/*
 	 * From before the swapon to after the swapoff the abort signals only set a
 	 * flag (hibernate_run() nests its own install in this one): a SIGTERM must
@@ -745,14 +1279,16 @@ int imagefile_hibernate_run(const struct hib_opts *opts, const char *path, int d
 	r = interrupt_install();
 	if (r < 0) {
 		msg_error("cannot set up the abort signals: %s", msg_errname(r));
-		return r;
+		goto out;
 	}
-	r = image_file_run(&o, path, &loc, active, discard);
+	r = image_file_run(&o, path, fd, &loc, active, discard);
 	sig = interrupt_pending();
 	interrupt_restore();
 	/* one that came after the resume, while the file was put away: it is due now */
 	if (r == 0 && sig > 0)
 		(void)raise(sig);
+out:
+	close(fd);
 	return r;
 }
 
@@ -775,68 +1311,50 @@ static void check_zram(void)
 		msg_info("no zram swap is active");
 }
 
-/* --check: resume= and resume_offset= on the kernel command line name @loc? */
-static int check_cmdline(const char *path, const struct imagefile_loc *loc)
-{
-	struct torpor_cmdline cl;
-	dev_t dev;
-	int r;
-
-	r = cmdline_read("/proc/cmdline", &cl);
-	if (r < 0 || !cl.resume[0] || devname_resolve(cl.resume, &dev) < 0 || dev != loc->dev) {
-		msg_error("resume= on the kernel command line does not name the filesystem of "
-			  "image file '%s'", path);
-		msg_hint("'torpor-suspend --print-cmdline' prints the parameters to add");
-		return -EINVAL;
-	}
-	if (!cl.has_resume_offset || cl.resume_offset != loc->offset_pages) {
-		msg_error("resume_offset= on the kernel command line is not %llu, the first "
-			  "page of image file '%s'", (unsigned long long)loc->offset_pages, path);
-		msg_hint("set resume_offset=%llu", (unsigned long long)loc->offset_pages);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int imagefile_check_run(const char *path)
 {
 	struct imagefile_loc loc;
-	struct stat st;
 	uint64_t want = imagefile_default_bytes();
-	int r, fd;
+	int r, fd, active;
 
 	check_zram();
-	r = locate_and_warn(path, &loc);
-	if (r < 0)
-		return r;
-	if (stat(path, &st) < 0)
-		return -errno;
-	if (st.st_uid != 0 || (st.st_mode & 077)) {
-		msg_error("image file '%s' must be owned by root and private", path);
-		msg_hint("chown root:root '%s' && chmod 600 '%s'", path, path);
-		return -EACCES;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = open_located(path, O_RDONLY, &loc);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r = imagefile_extents_check(fd, loc.bytes);
-	close(fd);
 	if (r < 0) {
 		msg_error("image file '%s' has holes or compressed extents: %s", path,
 			  msg_errname(r));
 		msg_hint("make it again with 'torpor-suspend --setup-image-file'");
-		return r;
+		goto out;
+	}
+	active = imagefile_fd_is_active(fd);
+	/* an active file has a swap header, or swapon would have refused it */
+	r = active > 0 ? 0 : imagefile_header_check(fd, (uint32_t)sysconf(_SC_PAGESIZE), 0);
+	if (r == 1) {
+		msg_error("image file '%s' holds an image that no boot resumed: the boot after "
+			  "the hibernation did not look there", path);
+		msg_hint("hibernating discards it; check the kernel command line below, and "
+			 "that the initramfs has torpor");
+	} else if (r == -EMEDIUMTYPE) {
+		msg_error("image file '%s' has no swap signature: not a swap area", path);
+		msg_hint("make it again with 'torpor-suspend --setup-image-file'");
+	} else if (r < 0) {
+		msg_error("cannot read the header of image file '%s': %s", path,
+			  msg_errname(r));
 	}
 	if (loc.bytes < want)
 		msg_warn("image file '%s' is %llu MiB, less than half of RAM (%llu MiB): a "
 			 "large image may not fit", path, MIB(loc.bytes), MIB(want));
-	r = check_cmdline(path, &loc);
-	if (r < 0)
-		return r;
-	msg_info("ready to hibernate to image file '%s' (%llu MiB, %s): resume_offset=%llu",
-		 path, MIB(loc.bytes), imagefile_is_active(path) > 0 ? "active" :
-		 "activated only while hibernating", (unsigned long long)loc.offset_pages);
-	return 0;
+	if (imagefile_cmdline_check("/proc/cmdline", path, &loc) < 0 && r == 0)
+		r = -EINVAL;
+	if (r == 0)
+		msg_info("ready to hibernate to image file '%s' (%llu MiB, %s): "
+			 "resume_offset=%llu", path, MIB(loc.bytes), active > 0 ? "active" :
+			 "activated only while hibernating", (unsigned long long)loc.offset_pages);
+out:
+	close(fd);
+	return r < 0 ? r : (r ? -EEXIST : 0);
 }
 
 int imagefile_print_cmdline(const char *path)

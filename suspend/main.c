@@ -345,11 +345,13 @@ int main(int argc, char **argv)
 		return imagefile_check_run(conf.image_file) == 0 ? 0 : 1;
 	if (conf.has_image_file && g.print_cmdline)
 		return imagefile_print_cmdline(conf.image_file) == 0 ? 0 : 1;
-	if (conf.has_image_file && (!o.resume[0] || !o.has_offset) && from_cmdline(&o))
-		return 1;
+	/* with an image file, the next boot's /proc/cmdline is checked, never merged */
 	if (conf.has_image_file)
 		return imagefile_hibernate_run(&o, conf.image_file,
 					       conf.discard_after_resume) == 0 ? 0 : 1;
+	if (conf.discard_after_resume)
+		msg_warn("discard_after_resume applies only to an image file (image_file or "
+			 "--image-file): ignored");
 	if ((!o.resume[0] || !o.has_offset) && from_cmdline(&o))
 		return 1;
 	if (g.print_cmdline)

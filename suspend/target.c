@@ -56,42 +56,51 @@ int target_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages)
 }
 
 /*
- * target_file_location() - the device and header page of a swap file.  On btrfs
- * st_dev is anonymous and FIEMAP answers logical addresses: btrfsmap asks the
- * filesystem instead.
+ * target_fd_location() - the device and header page of the open swap file @fd.
+ * On btrfs st_dev is anonymous and FIEMAP answers logical addresses: btrfsmap
+ * asks the filesystem instead.
+ * Return: 0 with @ret_dev (and @ret_pages, or the reason in @ret_offset_err),
+ * -errno when its device cannot be found.
+ */
+int target_fd_location(int fd, dev_t *ret_dev, int *ret_offset_err, uint64_t *ret_pages)
+{
+	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
+	struct stat st;
+	int r;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	r = btrfsmap_is_btrfs(fd);
+	if (r < 0)
+		return r;
+	if (r) {
+		r = btrfsmap_fs_device(fd, ret_dev);
+		if (r < 0)
+			return r;
+		*ret_offset_err = btrfsmap_file_offset(fd, ps, ret_pages);
+	} else {
+		*ret_dev = st.st_dev;
+		*ret_offset_err = target_file_offset(fd, ps, ret_pages);
+	}
+	return 0;
+}
+
+/*
+ * target_file_location() - target_fd_location() of the file at @path
  * Return: 1 with @ret_dev (and @ret_pages, or the reason in @ret_offset_err),
  * 0 when the file cannot be opened, -errno when its device cannot be found.
  */
 int target_file_location(const char *path, dev_t *ret_dev, int *ret_offset_err,
 			 uint64_t *ret_pages)
 {
-	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
-	struct stat st;
 	int fd, r;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return 0;	/* not ours to judge: not matched */
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		goto out;
-	}
-	r = btrfsmap_is_btrfs(fd);
-	if (r < 0)
-		goto out;
-	if (r) {
-		r = btrfsmap_fs_device(fd, ret_dev);
-		if (r < 0)
-			goto out;
-		*ret_offset_err = btrfsmap_file_offset(fd, ps, ret_pages);
-	} else {
-		*ret_dev = st.st_dev;
-		*ret_offset_err = target_file_offset(fd, ps, ret_pages);
-	}
-	r = 1;
-out:
+	r = target_fd_location(fd, ret_dev, ret_offset_err, ret_pages);
 	close(fd);
-	return r;
+	return r < 0 ? r : 1;
 }
 
 /*

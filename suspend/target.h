@@ -19,6 +19,7 @@ struct hib_target {
 int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_target *ret);
 int target_find_only(struct hib_target *ret);
 int target_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages);
+int target_fd_location(int fd, dev_t *ret_dev, int *ret_offset_err, uint64_t *ret_pages);
 int target_file_location(const char *path, dev_t *ret_dev, int *ret_offset_err,
 			 uint64_t *ret_pages);
 

@@ -1,17 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 55-imagefile: zram is the only swap; the image file is swap only while the image is
-# written.  Boot 1 (resume=/dev/vda, no resume_offset) mounts the ext4 disk /dev/vda,
-# swaps to a 256 MiB zram disk, makes /mnt/fs/image with torpor-suspend
-# --setup-image-file, which prints its resume= line, and hibernates with
-# --image-file.  Boot 2 gets resume=/dev/vda resume_offset=<the printed page>: the
-# boot side is the plain swap-file path.  After the restore the workload is intact,
-# the image file is no swap area and zram still is; the host's e2fsck -fn is clean.
-# Boot 1 asks for --discard-after-resume and the disk discards (QEMU punches the
-# holes in root.img): after the resume every page of the file but its header reads
-# as zeroes on the host.  Boot 3 makes an image file of 4 MiB, too small: exit 1
-# with the sizes and the hint to make it larger, the file deactivated, zram active,
-# the workload intact; its disk does not discard, so the file is zeroed instead.
+# written.  Boot 1 (resume=/dev/vda, no resume_offset) mounts the ext4 disk /dev/vda
+# and makes /mnt/fs/image with torpor-suspend --setup-image-file, which prints its
+# resume= line (torpor refuses to hibernate into the file until /proc/cmdline names
+# it).  Boot 2 gets resume=/dev/vda resume_offset=<the printed page>, swaps to a 256
+# MiB zram disk and hibernates with --image-file.  Boot 3, with the same line,
+# restores: the boot side is the plain swap-file path.  After the restore the
+# workload is intact, the image file is no swap area and zram still is; the host's
+# e2fsck -fn is clean.  Boot 2 asks for --discard-after-resume and the disk discards
+# (QEMU punches the holes in root.img): after the resume every page of the file but
+# its header reads as zeroes on the host.  Boot 4 makes an image file of 4 MiB, too
+# small; boot 5, with its resume_offset=, is refused: exit 1 with the sizes and the
+# hint to make it larger, the file deactivated, zram active, the workload intact; its
+# disk does not discard, so the file is zeroed instead.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -56,55 +58,72 @@ test_run() {
 	BOOT_ROOT_OPTS=,discard=unmap
 	base="console=ttyS0 panic=-1 resume=/dev/vda torpor_mib=64"
 	BOOT_CMDLINE=$base
-	boot 1 torpor_test=hibernate torpor_fs=/dev/vda torpor_zram=256 \
-		torpor_imagefile=/mnt/fs/image torpor_imagefile_size=256M torpor_verbose=1 \
-		torpor_opts=--discard-after-resume
+	boot 1 torpor_test=imagefile-setup torpor_fs=/dev/vda torpor_imagefile=/mnt/fs/image \
+		torpor_imagefile_size=256M
 	note_boot 1
-	expect 1 fs-mounted workload-started imagefile-made hibernating
-	expect_not 1 resumed hibernate-failed swapon-failed poweroff
-	page=$(sed -n 's|.*resume=UUID=[-0-9a-f]* resume_offset=\([0-9]*\).*|\1|p' \
-		"$T/boot1.console" | head -n 1)
+	expect 1 fs-mounted imagefile-made fs-unmounted
+	page=$(printed_page 1)
 	if [ -z "$page" ]; then
 		fail "boot 1: torpor-suspend --setup-image-file printed no resume_offset="
 		return
 	fi
 	echo "ok: --setup-image-file printed resume_offset=$page"
 	note "image file at page $page of /dev/vda"
-	grep -E "swapon|swapoff|setup took" "$T/boot1.console" | sed 's/^/# /'
+	grep -E "setup took" "$T/boot1.console" | sed 's/^/# /'
 
 	BOOT_CMDLINE="$base resume_offset=$page"
-	boot 2 torpor_test=boot
-	# shellcheck disable=SC2034 # back to the default
-	BOOT_CMDLINE=
+	boot 2 torpor_test=hibernate torpor_fs=/dev/vda torpor_zram=256 \
+		torpor_imagefile=/mnt/fs/image torpor_verbose=1 torpor_opts=--discard-after-resume
 	note_boot 2
-	expect_checks 2
-	expect 2 imagefile-inactive zram-active fs-unmounted poweroff
-	expect_not 2 imagefile-active zram-inactive fs-umount-failed
-	grep -E "swapon|swapoff|discarded" "$T/boot2.console" | sed 's/^/# /'
-	expect_line 2 "torpor: discarded the image's pages in '/mnt/fs/image' \\([0-9.]* s\\)"
+	expect 2 fs-mounted workload-started hibernating
+	expect_not 2 resumed hibernate-failed swapon-failed poweroff imagefile-made
+	grep -E "swapon|swapoff" "$T/boot2.console" | sed 's/^/# /'
+
+	boot 3 torpor_test=boot
+	note_boot 3
+	expect_checks 3
+	expect 3 imagefile-inactive zram-active fs-unmounted poweroff
+	expect_not 3 imagefile-active zram-inactive fs-umount-failed
+	grep -E "swapon|swapoff|discarded" "$T/boot3.console" | sed 's/^/# /'
+	expect_line 3 "torpor: discarded the image's pages in '/mnt/fs/image' \\([0-9.]* s\\)"
 	expect_file_zeroed /image
 	expect_fsck "after the resume and a clean unmount"
 	note_torpor
 
+	# a file made again moves: boot 4 makes a 4 MiB one, boot 5 names its page
+	BOOT_CMDLINE=$base
+	boot 4 torpor_test=imagefile-setup torpor_fs=/dev/vda torpor_imagefile=/mnt/fs/image \
+		torpor_imagefile_size=4M
+	note_boot 4
+	expect 4 fs-mounted imagefile-made fs-unmounted
+	page=$(printed_page 4)
+	if [ -z "$page" ]; then
+		fail "boot 4: torpor-suspend --setup-image-file printed no resume_offset="
+		return
+	fi
 	# shellcheck disable=SC2034 # read by boot: this disk does not discard
 	BOOT_QEMU_OPTS="-global virtio-blk-pci.discard=off"
-	# resume= names the file's filesystem (no resume_offset=: the new file's page)
-	BOOT_CMDLINE=$base
-	boot 3 torpor_test=refused torpor_mib=32 torpor_fs=/dev/vda torpor_zram=256 \
-		torpor_imagefile=/mnt/fs/image torpor_imagefile_size=4M \
-		torpor_opts=--discard-after-resume
+	BOOT_CMDLINE="$base resume_offset=$page"
+	boot 5 torpor_test=refused torpor_mib=32 torpor_fs=/dev/vda torpor_zram=256 \
+		torpor_imagefile=/mnt/fs/image torpor_opts=--discard-after-resume
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_QEMU_OPTS=
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_CMDLINE=
-	note_boot 3
-	expect 3 imagefile-made "suspend-exit 1" imagefile-inactive zram-active token-ok \
+	note_boot 5
+	expect 5 "suspend-exit 1" imagefile-inactive zram-active token-ok \
 		counter-ok data-ok fs-unmounted poweroff
-	expect_not 3 resumed imagefile-active token-bad counter-bad data-bad
-	expect_line 3 "torpor: not enough swap space on .*the image needs about [0-9]* MiB, [0-9]* MiB were free"
-	expect_line 3 "torpor: hint: image file '/mnt/fs/image' is 4 MiB: make it larger"
-	expect_line 3 "torpor: zeroed the image's pages in '/mnt/fs/image' \\(4 MiB, [0-9.]* s; the device does not discard\\)"
+	expect_not 5 resumed imagefile-active imagefile-made token-bad counter-bad data-bad
+	expect_line 5 "torpor: not enough swap space on .*the image needs about [0-9]* MiB, [0-9]* MiB were free"
+	expect_line 5 "torpor: hint: image file '/mnt/fs/image' is 4 MiB: make it larger"
+	expect_line 5 "torpor: zeroed the image's pages in '/mnt/fs/image' \\(4 MiB, [0-9.]* s; the device does not discard\\)"
 	expect_fsck "after the refused hibernation"
+}
+
+# printed_page N: the resume_offset= that --setup-image-file printed in boot N
+printed_page() {
+	sed -n 's|.*resume=UUID=[-0-9a-f]* resume_offset=\([0-9]*\).*|\1|p' "$T/boot$1.console" |
+		head -n 1
 }
 
 test_main

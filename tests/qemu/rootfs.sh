@@ -197,6 +197,13 @@ root_init() {
 		grep -q "^/dev/zram0 " /proc/swaps && mark zram-active || mark zram-inactive
 	}
 	mark normal-boot
+	if [ "$test" = imagefile-setup ]; then
+		torpor-suspend --setup-image-file="$imagefile" || mark imagefile-failed
+		grep -q "^image_file" /etc/torpor.conf 2>/dev/null ||
+			echo "image_file = $imgpath" >>/etc/torpor.conf
+		[ -e "$imgpath" ] && mark imagefile-made
+		end
+	fi
 	if [ "$test" != hibernate ]; then
 		if [ -n "$imagefile" ]; then
 			imagefile_swaps boot
@@ -664,54 +671,63 @@ expect_root_sig() {
 }
 
 # hook_imagefile: the boots of 65 and 66 (after hook_use itools-zram-btrfs or
-# itools-zram): the root's UUID in ROOT_UUID
+# itools-zram): the root's UUID in ROOT_UUID.  Boot 1 only makes the file:
+# torpor-suspend refuses to hibernate into it until /proc/cmdline names it.
 hook_imagefile() {
 	resume="resume=UUID=$ROOT_UUID"
-	hboot 1 "$resume" torpor_test=hibernate torpor_zram=256 torpor_imagefile=256M torpor_verbose=1
+	# README's order: make the file, put the printed line on the command line, reboot
+	hboot 1 "$resume" torpor_test=imagefile-setup torpor_imagefile=256M
 	note_boot 1
-	expect 1 normal-boot imagefile-made workload-started hibernating
-	expect_not 1 resumed hibernate-failed swapon-failed imagefile-failed
-	grep -E "image file|swapon|swapoff|NOCOW|nocow" "$T/boot1.console" | sed 's/^/# /'
+	expect 1 normal-boot imagefile-made
+	expect_not 1 imagefile-failed
 	page=$(printed_page 1)
 	if [ -z "$page" ]; then
 		fail "boot 1: torpor-suspend --setup-image-file printed no resume_offset="
 		return
 	fi
 	echo "ok: --setup-image-file printed resume_offset=$page"
+
+	hboot 2 "$resume resume_offset=$page" torpor_test=hibernate torpor_zram=256 torpor_imagefile=256M torpor_verbose=1
+	note_boot 2
+	expect 2 normal-boot imagefile-made workload-started hibernating
+	expect_not 2 resumed hibernate-failed swapon-failed imagefile-failed
+	grep -E "image file|swapon|swapoff|NOCOW|nocow" "$T/boot2.console" | sed 's/^/# /'
 	expect_root_sig "$page" S2SUSPEND "after hibernating"
 
-	hboot 2 "$resume resume_offset=$page"
-	note "boot 2: $(cat "$T/boot2.took") s, back in the hibernated system at $(stamp 2 resumed) s"
-	expect 2 resumed token-ok counter-ok data-ok imagefile-inactive zram-active
-	expect_not 2 normal-boot token-bad counter-bad data-bad hibernate-failed imagefile-active \
+	hboot 3 "$resume resume_offset=$page"
+	note "boot 3: $(cat "$T/boot3.took") s, back in the hibernated system at $(stamp 3 resumed) s"
+	expect 3 resumed token-ok counter-ok data-ok imagefile-inactive zram-active
+	expect_not 3 normal-boot token-bad counter-bad data-bad hibernate-failed imagefile-active \
 		zram-inactive
-	_m=$(root_mounted_before 2)
+	_m=$(root_mounted_before 3)
 	if [ -z "$_m" ]; then
-		echo "ok: boot 2 did not mount the root before the restore"
+		echo "ok: boot 3 did not mount the root before the restore"
 	else
-		fail "boot 2 mounted the root before the restore: $_m"
+		fail "boot 3 mounted the root before the restore: $_m"
 	fi
 	expect_root_sig "$page" SWAPSPACE2 "after the restore"
-	grep -E "swapon|swapoff" "$T/boot2.console" | sed 's/^/# /'
+	grep -E "swapon|swapoff" "$T/boot3.console" | sed 's/^/# /'
 	note_torpor
 
 	# the power goes while the image is written: the file is active swap then
-	hboot_cut 3 "^torpor: test: stalling" "$resume resume_offset=$page" torpor_test=hibernate \
+	hboot_cut 4 "^torpor: test: stalling" "$resume resume_offset=$page" torpor_test=hibernate \
 		torpor_zram=256 torpor_imagefile=256M torpor_stall=30
-	expect 3 workload-started hibernating
-	expect_not 3 resumed hibernate-failed poweroff
-	expect_line 3 "Adding [0-9]*k swap on $HOOK_IMG\\." "the image file was active swap at the cut"
+	expect 4 workload-started hibernating
+	expect_not 4 resumed hibernate-failed poweroff
+	# the kernel names the path it was given: torpor-suspend gives /proc/self/fd/N
+	expect_line 4 "Adding [0-9]*k swap on (/proc/self/fd/[0-9]+|$HOOK_IMG)\\." \
+		"the image file was active swap at the cut"
 	expect_root_sig "$page" SWAPSPACE2 "after the power cut (no image was committed)"
 
-	hboot 4 "$resume resume_offset=$page" torpor_imagefile=256M
-	note_boot 4
-	expect 4 normal-boot imagefile-inactive poweroff
-	expect_not 4 resumed imagefile-active
-	expect_line 4 "torpor: ready to hibernate to image file '$HOOK_IMG' \\([0-9]* MiB, activated only while hibernating\\): resume_offset=$page\$"
-	expect_line 4 "# torpor-suspend --check: status 0"
+	hboot 5 "$resume resume_offset=$page" torpor_imagefile=256M
+	note_boot 5
+	expect 5 normal-boot imagefile-inactive poweroff
+	expect_not 5 resumed imagefile-active
+	expect_line 5 "torpor: ready to hibernate to image file '$HOOK_IMG' \\([0-9]* MiB, activated only while hibernating\\): resume_offset=$page\$"
+	expect_line 5 "# torpor-suspend --check: status 0"
 	# a resume_offset= that is not the file's: refused before anything is activated
-	expect_line 4 "torpor: resume_offset=1 does not match image file '$HOOK_IMG': it begins at page $page"
-	expect_line 4 "# torpor-suspend --resume-offset=1: status 1"
-	expect_no_line 4 "Adding [0-9]*k swap on $HOOK_IMG"
+	expect_line 5 "torpor: resume_offset=1 does not match image file '$HOOK_IMG': it begins at page $page"
+	expect_line 5 "# torpor-suspend --resume-offset=1: status 1"
+	expect_no_line 5 "Adding [0-9]*k swap on (/proc/self/fd/[0-9]+|$HOOK_IMG)"
 	expect_root_sig "$page" SWAPSPACE2 "after the boot that followed the power cut"
 }

@@ -93,6 +93,13 @@ run --config="$t/img.conf" --check
 expect 1 "no image file '$t/none'" "--check looks at the image file"
 expect 1 "hint: make it with 'torpor-suspend --setup-image-file'" \
 	"a missing image file: the hint names --setup-image-file"
+run --config="$t/good.conf" --discard-after-resume --print-cmdline
+expect 1 "discard_after_resume applies only to an image file (image_file or --image-file): ignored" \
+	"--discard-after-resume without an image file warns"
+printf 'discard_after_resume = yes\n' >"$t/discard.conf"
+run --config="$t/discard.conf" --print-cmdline --resume=/dev/torpor-test-fromopt
+expect 1 "discard_after_resume applies only to an image file" \
+	"discard_after_resume = yes without image_file warns"
 
 if [ ! -e /etc/torpor.conf ]; then
 	run --print-cmdline --resume=/dev/torpor-test-fromopt
