@@ -83,6 +83,13 @@ int imagefile_fd_is_active(int fd);
  */
 int imagefile_open_dir(const char *path, uid_t owner, char *ret_bad, size_t len);
 
+/*
+ * imagefile_trust_dir() - tests only: take the folders from / down to @dir (a
+ * resolved path) as checked, so that a test under any checkout (below /tmp, a
+ * group-writable home) checks only the folders it makes.  NULL: check all.
+ */
+void imagefile_trust_dir(const char *dir);
+
 /**
  * imagefile_open() - open image file @path once, for every later step
  * @flags: O_RDONLY or O_RDWR (O_NOFOLLOW and O_CLOEXEC are added)

@@ -250,6 +250,15 @@ static void test_open_dir(const char *dir)
 	tap_ok(fd >= 0 && !bad[0], "imagefile: every folder from / to '%s' passes (%d)", d, fd);
 	if (fd >= 0)
 		close(fd);
+	/* untrusted, the walk starts at /: the shared /tmp (sticky, world-writable) is refused */
+	imagefile_trust_dir(NULL);
+	fd = imagefile_open_dir("/tmp/image", OWNER, bad, sizeof(bad));
+	imagefile_trust_dir(dir);
+	tap_ok(fd == -EACCES && realpath("/tmp", real) && !strcmp(bad, real),
+	       "imagefile: with no folder trusted (as installed) the walk checks from /: "
+	       "/tmp refused (%d, '%s')", fd, bad);
+	if (fd >= 0)
+		close(fd);
 	tap_ok(imagefile_open_dir("relative/image", OWNER, bad, sizeof(bad)) == -EINVAL,
 	       "imagefile: a relative path is refused");
 	snprintf(p, sizeof(p), "%s/image", mkdir_mode(dir, "gw", 0770, d, sizeof(d)));
@@ -653,6 +662,9 @@ int main(void)
 		tap_ok(1, "imagefile: make one # SKIP no folder under build/");
 		return tap_done();
 	}
+	/* the checkout may lie anywhere (below /tmp, a group-writable home): only the folders
+	 * the tests make are checked; one check proves that / down is checked otherwise */
+	imagefile_trust_dir(dir);
 	test_discard_supported(dir);
 	test_zero(dir);
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
