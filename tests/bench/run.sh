@@ -26,6 +26,9 @@
 #   compress threads  torpor's "N compression threads", the kernel's "Using N
 #                 thread(s) for compression"
 #   suspend peak KiB, resume peak KiB: torpor's peak resident memory (kernel: -)
+# and where torpor's time went in each phase (its rounds run with torpor.debug and -v):
+# the write phase's reading, slots, waits, staging, compressing and writing, the load
+# phase's reading, hashing, decoding and feeding, in ms.
 # The guest gets 1024 MiB, or 4 x the fill if that is more: the kernel needs free
 # memory about the size of the snapshot, and its default image_size (2/5 of RAM) must
 # hold the whole snapshot, or the kernel first reclaims memory down to image_size,
@@ -97,6 +100,11 @@ collect() {
 			sed -n 's/.*kernel: .*Read [0-9]* kbytes in \([0-9.]*\) seconds.*/load \1/p' "$2"
 			sed -n 's/.*kernel: Using \([0-9]*\) thread(s) for \([a-z0-9]* \)*compression.*/thr \1/p' "$2"
 		fi
+		# where torpor's time went (torpor.debug and -v: TORPOR_TEST_DEBUG=1), from the log
+		if [ "$1" = torpor ] && [ -f "${4:-}" ]; then
+			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: where the time went: reading the snapshot \([0-9]*\) ms, slots \([0-9]*\) ms, waiting for compression \([0-9]*\) ms, staging \([0-9]*\) ms, waiting for writes \([0-9]*\) ms; compressing \([0-9]*\) ms (all threads), writing \([0-9]*\) ms.*/w_read \1\nw_slots \2\nw_waitpack \3\nw_stage \4\nw_waitwr \5\nw_pack \6\nw_write \7/p'
+			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: load phase: reading (waiting for the reader) \([0-9]*\) ms, checking hashes \([0-9]*\) ms, decoding \([0-9]*\) ms, feeding the kernel \([0-9]*\) ms.*/l_read \1\nl_hash \2\nl_dec \3\nl_feed \4/p'
+		fi
 	} | awk -v p="$3" '
 	$1 == "loadms" { printf "%s load %.3f\n", p, $2 / 1000; next }
 	$1 == "snapkb" { printf "%s snap %.0f\n", p, $2 / 1024; next }
@@ -108,13 +116,17 @@ collect() {
 run_one() {
 	_tap=$res/tap
 	_t0=$(date +%s)
+	# torpor's rounds with torpor.debug and -v: where its time went (a few lines more)
+	_dbg=
+	[ "$1" != torpor ] || _dbg=1
 	TORPOR_TEST_KERNEL=$3 TORPOR_TEST_MIB=$4 TORPOR_TEST_SMP=$5 TORPOR_QEMU_MEM=$mem \
-		TORPOR_TEST_SWAP=$swap TORPOR_QEMU_TIMEOUT=$tmo sh "$qdir/run.sh" "$2" >"$_tap" 2>&1
+		TORPOR_TEST_SWAP=$swap TORPOR_QEMU_TIMEOUT=$tmo TORPOR_TEST_DEBUG=$_dbg \
+		TORPOR_TEST_JOBS=1 sh "$qdir/run.sh" "$2" >"$_tap" 2>&1
 	_took=$(($(date +%s) - _t0))
 	_k=$(sed -n "s/^ok [0-9]* - \([^:]*\): $2: .*/\1/p" "$_tap")
 	if [ -n "$_k" ] && [ -f "$out/$_k-$2/summary" ]; then
 		cp "$out/$_k-$2/summary" "$res/$_k-${4}M-smp$5-r$6-$2.summary"
-		collect "$1" "$out/$_k-$2/summary" "$_k $4 $5 $6 $1"
+		collect "$1" "$out/$_k-$2/summary" "$_k $4 $5 $6 $1" "$out/$_k-$2.log"
 		say "$4 MiB, -smp $5, round $6: $_k: $1 ($2) ok, $_took s"
 		# each round writes twice and loads twice: say when a line was not found
 		for _m in write load hib res; do
@@ -167,6 +179,24 @@ report() {
 		_ratio=$(awk -v a="$_t" -v b="$_r" \
 			'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
 		printf '%-18s %10s %10s %7s\n' "$_name" "$_t" "$_r" "$_ratio"
+	done
+	[ -n "$(vals "$1" "$2" "$3" torpor w_read)" ] || return 0
+	echo "where torpor's time went (ms, medians; compressing and writing summed over threads):"
+	for _m in w_read w_slots w_waitpack w_stage w_waitwr w_pack w_write l_read l_hash l_dec l_feed; do
+		case $_m in
+		w_read) _name="write: reading the snapshot" ;;
+		w_slots) _name="write: slot allocation" ;;
+		w_waitpack) _name="write: waiting for compression" ;;
+		w_stage) _name="write: staging copies" ;;
+		w_waitwr) _name="write: waiting for writes" ;;
+		w_pack) _name="write: compressing" ;;
+		w_write) _name="write: writing" ;;
+		l_read) _name="load: reading" ;;
+		l_hash) _name="load: checking hashes" ;;
+		l_dec) _name="load: decoding" ;;
+		l_feed) _name="load: feeding the kernel" ;;
+		esac
+		printf '  %-34s %8s\n' "$_name" "$(vals "$1" "$2" "$3" torpor "$_m" | median)"
 	done
 }
 
