@@ -2,10 +2,11 @@
 /*
  * splash.c - plymouth's client run in the background, always reaped
  *
- * The child takes /dev/null for its standard streams, and inherits no
- * descriptor of ours that is not close-on-exec (ours are: /dev/snapshot, the
- * devices).  Only the client started here is waited for, by its PID, so no
- * other child (torpor-resume's read-ahead process) is reaped by accident.
+ * The child takes /dev/null for its standard streams and closes every other
+ * descriptor before it runs the client, with the signals reset.  Only the
+ * client started here is waited for, by its PID, so no other child
+ * (torpor-resume's read-ahead process) is reaped by accident, and every wait
+ * is bounded.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,46 +42,85 @@ static const char *find_client(const char *dirs, char *buf, size_t len)
 	return NULL;
 }
 
+/*
+ * vfork(): no copy of our page tables, so nothing of ours turns copy-on-write
+ * (both programs lock their memory, and torpor-suspend must not fault after
+ * its snapshot).  The child only makes system calls on its own stack before
+ * execv(): the standard streams to /dev/null, every other descriptor closed
+ * (a pipe of the read-ahead process must not live on in a stuck client), and
+ * the signals as a new program expects them (torpor blocks or ignores some).
+ */
 static pid_t run(const char *bin, char *const argv[])
 {
-	pid_t pid = fork();
-	int fd;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP,
+				    SIGTTIN, SIGTTOU, SIGCHLD };
+	sigset_t none;
+	pid_t pid;
+	int fd, i;
 
+	pid = vfork();
 	if (pid != 0)
 		return pid < 0 ? -errno : pid;
+	for (i = 0; i < (int)(sizeof(sigs) / sizeof(sigs[0])); i++)
+		signal(sigs[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	fd = open("/dev/null", O_RDWR);
 	if (fd >= 0) {
 		dup2(fd, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
 	}
+	for (i = 3; i < 1024; i++)
+		close(i);
 	execv(bin, argv);
 	_exit(127);
 }
 
-/* Wait for @pid at most @timeout_ms, then kill it.  Returns its status or -errno. */
-static int reap(pid_t pid, int timeout_ms)
+/* Has @pid ended?  1 (reaped, its status in @status), 0 not yet, -errno */
+static int ended(pid_t pid, int *status)
 {
-	struct timespec ts = { 0, 5 * 1000 * 1000 };
-	int status, waited = 0;
 	pid_t r;
 
+	do
+		r = waitpid(pid, status, WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == pid)
+		return 1;
+	return r < 0 ? -errno : 0;
+}
+
+/* Poll @pid for @timeout_ms; returns as ended() */
+static int poll_end(pid_t pid, int *status, int timeout_ms)
+{
+	struct timespec ts = { 0, 5 * 1000 * 1000 };
+	int waited = 0, r;
+
 	for (;;) {
-		r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			return status;
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (waited >= timeout_ms)
-			break;
+		r = ended(pid, status);
+		if (r != 0 || waited >= timeout_ms)
+			return r;
 		nanosleep(&ts, NULL);
 		waited += 5;
 	}
+}
+
+/*
+ * Wait for @pid at most @timeout_ms, then kill it and wait as long again (a
+ * client stuck in the kernel may not die at once: it is then left, and the
+ * freezer or the boot deals with it).  Returns its status or -errno.
+ */
+static int reap(pid_t pid, int timeout_ms)
+{
+	int status, r;
+
+	r = poll_end(pid, &status, timeout_ms);
+	if (r > 0)
+		return status;
+	if (r < 0)
+		return r;
 	kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	(void)poll_end(pid, &status, timeout_ms);
 	return -ETIMEDOUT;
 }
 
@@ -107,21 +147,16 @@ int splash_open(struct splash *s, const char *dirs, int timeout_ms)
 	return 1;
 }
 
-/* Has the last client ended?  1 yes (reaped), 0 not yet */
+/* Has the last client ended?  1 yes (reaped, or not ours to wait for), 0 not yet */
 static int client_done(struct splash *s)
 {
 	int status;
-	pid_t r;
 
-	if (!s->pid)
+	if (!s->pid || ended(s->pid, &status) != 0) {
+		s->pid = 0;
 		return 1;
-	do
-		r = waitpid(s->pid, &status, WNOHANG);
-	while (r < 0 && errno == EINTR);
-	if (r == 0)
-		return 0;
-	s->pid = 0;
-	return 1;
+	}
+	return 0;
 }
 
 static int show(struct splash *s, const char *verb, const char *text)
@@ -151,7 +186,7 @@ int splash_message(struct splash *s, const char *text)
 		r = show(s, "hide-message", s->text);
 		if (r < 0)
 			return r;
-		(void)reap(s->pid, 200);
+		(void)reap(s->pid, s->hide_ms ? s->hide_ms : 200);
 		s->pid = 0;
 	}
 	snprintf(s->text, sizeof(s->text), "%s", text);

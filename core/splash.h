@@ -15,6 +15,7 @@ struct splash {
 	const char *bin;		/* plymouth's client, NULL: no splash */
 	pid_t pid;			/* the client still running, 0: none */
 	char text[128];			/* the message shown, for splash_close() */
+	int hide_ms;			/* how long the last message's removal may take (0: 200 ms) */
 };
 
 /*

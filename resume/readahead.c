@@ -13,6 +13,7 @@
  * an error to handle, not a silent death.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -132,7 +133,8 @@ int readahead_start(struct readahead *ra, uint32_t nr_slots, size_t slot_bytes, 
 	if (ring == MAP_FAILED)
 		return -errno;
 	ra->ring = ring;
-	if (pipe(filled) < 0 || pipe(free_p) < 0) {
+	/* close-on-exec: no program we run (plymouth's client) may hold them */
+	if (pipe2(filled, O_CLOEXEC) < 0 || pipe2(free_p, O_CLOEXEC) < 0) {
 		r = -errno;
 		goto out_close;
 	}

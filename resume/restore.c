@@ -53,7 +53,7 @@ static unsigned long long peak_rss_kib(void)
 static struct progress prog;
 /* plymouth's client, when its daemon runs in the initramfs: told each 10% */
 static struct splash splash;
-static int splash_pct = -1;
+static int splash_pct = -100;	/* no message yet: the first call sends one */
 
 static void show_progress(uint64_t done, uint64_t total)
 {

@@ -63,6 +63,9 @@ static unsigned long long peak_rss_kib(void)
 	return getrusage(RUSAGE_SELF, &ru) == 0 ? (unsigned long long)ru.ru_maxrss : 0;
 }
 
+/* plymouth's client, when its daemon runs */
+static struct splash splash;
+
 /* the key is read during this write: the progress line says so */
 static int keys_read;
 
@@ -666,9 +669,6 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 	return power_off(o, w, t);
 }
 
-/* plymouth's client, when its daemon runs */
-static struct splash splash;
-
 /* Steps 2-4 with the resources of step 1. */
 static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 			     const struct hib_target *t, const char *orig_sig)
@@ -708,11 +708,6 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		r = -ECANCELED;
 		goto out_close;
 	}
-	/* plymouth, when it runs, is frozen with the rest: it says this until the thaw */
-	if (splash_open(&splash, NULL, 500) > 0) {
-		(void)splash_message(&splash, "Hibernating: saving memory to disk");
-		splash_wait(&splash, 500);
-	}
 	msg_info("freezing processes");
 	r = snap_freeze(snap_fd);
 	if (r < 0) {
@@ -743,15 +738,13 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		(void)snap_unfreeze(snap_fd);
 		close(snap_fd);
 		msg_set_quiet(0);
-		splash_close(&splash, 500);
-		msg_info("woke up from suspend to RAM, image discarded");
+			msg_info("woke up from suspend to RAM, image discarded");
 		return 0;
 	}
 	/* CREATE_IMAGE returned 0: the image was restored and we run again */
 	(void)snap_free(snap_fd);
 	(void)snap_unfreeze(snap_fd);
 	close(snap_fd);
-	splash_close(&splash, 500);
 	msg_info("resumed from hibernation");
 	return 0;
 
@@ -763,7 +756,6 @@ out_close:
 	close(snap_fd);
 	/* thawed: the last word may go to a log file again */
 	msg_set_quiet(0);
-	splash_close(&splash, 500);
 	if (r == -ECANCELED || interrupt_pending()) {
 		say_aborted();
 		return -ECANCELED;
@@ -970,6 +962,14 @@ int hibernate_run(const struct hib_opts *o)
 	/* after the snapshot no mounted filesystem may be written, not even a log file */
 	if (fstat(2, &st) == 0 && S_ISREG(st.st_mode))
 		msg_set_quiet(1);
+	/*
+	 * plymouth, when it runs, is frozen with the rest: it says this until the
+	 * thaw.  Before mlockall(): nothing is forked from a locked torpor-suspend
+	 */
+	if (splash_open(&splash, NULL, 500) > 0) {
+		(void)splash_message(&splash, "Hibernating: saving memory to disk");
+		splash_wait(&splash, 500);
+	}
 	keep_heap_slack();
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0) {
 		r = -errno;
@@ -980,6 +980,7 @@ int hibernate_run(const struct hib_opts *o)
 		msg_set_quiet(0);
 		munlockall();
 	}
+	splash_close(&splash, 500);
 	if (o->has_image_size && old_size != UINT64_MAX)
 		(void)imagesize_swap(IMAGESIZE_PATH, old_size, &old_size);
 	interrupt_restore();

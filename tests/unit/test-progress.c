@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pty.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,9 @@ static void fake_plymouth(const char *behaviour)
 	fprintf(f, "#!/bin/sh\necho \"$*\" >>%s/log\n", dir);
 	if (!strcmp(behaviour, "nodaemon"))
 		fprintf(f, "[ \"$1\" = --ping ] && exit 1\n");
+	if (!strcmp(behaviour, "state"))
+		fprintf(f, "echo \"$(grep -E '^Sig(Blk|Ign)' /proc/$$/status | tr -s '\\t\\n' '  ')"
+			"fds $(ls /proc/$$/fd | tr '\\n' ' ')\" >>%s/log\n", dir);
 	if (!strcmp(behaviour, "hang"))
 		fprintf(f, "exec sleep 30\n");
 	fprintf(f, "exit 0\n");
@@ -199,6 +203,7 @@ static void test_splash(void)
 
 	fake_plymouth("ok");
 	r = splash_open(&s, dirs, 2000);
+	s.hide_ms = 5000;	/* a loaded machine may take its time to start the fake client */
 	tap_ok(r == 1 && s.bin, "splash: the daemon answers the ping (%d)", r);
 	splash_message(&s, "Resuming: 10%");
 	splash_wait(&s, 2000);
@@ -226,6 +231,46 @@ static void test_splash(void)
 	t0 = now_ms() - t0;
 	tap_ok(t0 < 2000 && waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD,
 	       "splash: the close kills a stuck client and reaps every one (%lld ms)", t0);
+	/* the client starts clean: no signal blocked or ignored, no descriptor of ours */
+	{
+		sigset_t block, old;
+		int p[2], leak = pipe(p);
+		char want[32];
+
+		/* numbers no shell takes for itself */
+		if (leak == 0 && (dup2(p[0], 50) < 0 || dup2(p[1], 51) < 0))
+			leak = -1;
+		if (leak == 0) {
+			close(p[0]);
+			close(p[1]);
+			p[0] = 50;
+			p[1] = 51;
+		}
+
+		sigemptyset(&block);
+		sigaddset(&block, SIGTERM);
+		sigprocmask(SIG_BLOCK, &block, &old);
+		signal(SIGINT, SIG_IGN);
+		fake_plymouth("ok");
+		r = splash_open(&s, dirs, 2000);
+		fake_plymouth("state");
+		splash_message(&s, "x");
+		splash_wait(&s, 5000);
+		s.bin = NULL;
+		read_log(log, sizeof(log));
+		snprintf(want, sizeof(want), " %d ", leak == 0 ? p[1] : 999);
+		tap_ok(r == 1 && leak == 0 && strstr(log, "SigBlk: 0000000000000000 ") &&
+		       strstr(log, "SigIgn: 0000000000000000 ") && strstr(log, "fds 0 1 ") &&
+		       !strstr(log, " 50 ") && !strstr(log, want),
+		       "splash: the client runs with no signal blocked or ignored and only the "
+		       "standard streams of ours ('%s')", log);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		signal(SIGINT, SIG_DFL);
+		if (leak == 0) {
+			close(p[0]);
+			close(p[1]);
+		}
+	}
 	fake_plymouth("ok");
 	snprintf(log, sizeof(log), "rm -rf '%s'", dir);
 	if (system(log) != 0)
