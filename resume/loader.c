@@ -270,12 +270,18 @@ static uint64_t mono_ns(void)
 	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
 }
 
+/* a time stamp for the profile, only when it is asked for (a system call a stamp in klibc) */
+static uint64_t stamp(const struct loader *l)
+{
+	return l->profile ? mono_ns() : 0;
+}
+
 static int timed_feed(struct loader *l, int snap_fd, const uint8_t *pages, size_t len)
 {
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = stamp(l);
 	int r = feed_pages(l, snap_fd, pages, len);
 
-	l->t_feed_ns += mono_ns() - t0;
+	l->t_feed_ns += stamp(l) - t0;
 	return r;
 }
 
@@ -300,21 +306,21 @@ static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *
 {
 	const struct torpor_block *b = &l->img.blocks[i];
 	size_t raw_len = (size_t)image_block_raw_bytes(&l->img.meta, i);
-	uint64_t t0 = mono_ns(), t1;
+	uint64_t t0 = stamp(l), t1;
 	int bad;
 	ssize_t n;
 
 	l->failed_block = i;
 	/* the bytes as written: the decoder never sees a block that was damaged */
 	bad = hash64(stored, b->stored_len) != b->hash;
-	t1 = mono_ns();
+	t1 = stamp(l);
 	l->t_hash_ns += t1 - t0;
 	if (bad)
 		return FAIL(l, "data block checksum", -EBADMSG);
 	if (b->flags & TORPOR_BLOCK_RAW)
 		return timed_feed(l, snap_fd, stored, raw_len);
 	n = lz4dec_block(stored, b->stored_len, raw, raw_len);
-	l->t_decode_ns += mono_ns() - t1;
+	l->t_decode_ns += stamp(l) - t1;
 	if (n < 0 || (size_t)n != raw_len)
 		return FAIL(l, "data block does not decompress", -EBADMSG);
 	return timed_feed(l, snap_fd, raw, raw_len);
@@ -399,9 +405,9 @@ static int feed_sync(struct loader *l, int snap_fd, uint8_t *raw)
 	for (i = 0; i < m->nr_blocks; i++) {
 		pages = image_block_pages_stored(&l->img.blocks[i], l->ps);
 		l->failed_block = i;
-		t0 = mono_ns();
+		t0 = stamp(l);
 		r = window_get(l, &w, logical, pages, &stored);
-		l->t_read_ns += mono_ns() - t0;
+		l->t_read_ns += stamp(l) - t0;
 		if (r < 0) {
 			r = FAIL(l, "reading a data block", r);
 			break;
@@ -477,9 +483,9 @@ static int feed_readahead(struct loader *l, struct readahead *ra, int snap_fd, u
 	while (i < l->img.meta.nr_blocks) {
 		end = piece_end(l, i, ra->slot_bytes, &pages);
 		l->failed_block = i;
-		t0 = mono_ns();
+		t0 = stamp(l);
 		r = readahead_next(ra, &buf, &len);
-		l->t_read_ns += mono_ns() - t0;
+		l->t_read_ns += stamp(l) - t0;
 		if (r == -ECHILD) {
 			/* not the image's fault: no block to name */
 			l->failed_block = 0;

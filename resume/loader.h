@@ -28,7 +28,8 @@ struct loader {
 	const char *failed;		/* which check failed, for the message */
 	uint32_t failed_block;		/* the block, when a block check failed */
 	uint64_t fed_bytes;		/* stream bytes handed to the kernel */
-	/* where loader_feed()'s time went (ns, gettimeofday): the profile of torpor.debug */
+	/* where loader_feed()'s time went (ns, gettimeofday), when @profile (torpor.debug) */
+	int profile;
 	uint64_t t_read_ns;		/* reading, or waiting for the read-ahead process */
 	uint64_t t_hash_ns;		/* checking the blocks' hashes */
 	uint64_t t_decode_ns;		/* LZ4 decoding */

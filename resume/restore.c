@@ -444,6 +444,7 @@ static int load_and_restore(struct loader *l, const char *name)
 		(void)splash_message(&splash, "Resuming from hibernation");
 	progress_start(&prog, "loading image", isatty(2), now_ms());
 	l->progress = show_progress;
+	l->profile = msg_debug_enabled();
 	r = loader_feed(l, snap_fd);
 	/* its client is not left to be frozen, and on a failure the boot goes on */
 	splash_close(&splash, 300);

@@ -52,11 +52,11 @@ install() {
     inst_simple "${TORPOR_RESUME_BIN:-@LIBEXECDIR@/torpor-resume}" "@LIBEXECDIR@/torpor-resume"
     inst_hook cmdline 20 "$moddir/torpor-cmdline.sh"
     inst_hook pre-mount 05 "$moddir/torpor-pre-mount.sh"
-    build_check
+    torpor_build_check
 }
 
 # can the running system hibernate?  Say so now, at build time (the image is built anyway)
-build_check() {
+torpor_build_check() {
     local _check=${TORPOR_BUILD_CHECK_BIN:-@LIBEXECDIR@/torpor-build-check} _out _line
 
     [[ -x $_check ]] || return 0

@@ -179,8 +179,13 @@ kill_tree() {
 wpids=
 # shellcheck disable=SC2317 # called from the trap
 stop_workers() {
+	# stopped first, so that none starts another scenario while its guest is killed
+	for _p in $wpids; do
+		kill -STOP "$_p" 2>/dev/null
+	done
 	for _p in $wpids; do
 		kill_tree "$_p"
+		kill -CONT "$_p" 2>/dev/null
 	done
 }
 trap 'stop_workers; echo "run.sh: interrupted" >&2; exit 130' INT TERM
