@@ -2,6 +2,15 @@
 # QEMU launch for the tests (sourced by lib.sh): one boot of the guest, a boot the
 # host cuts short (a power cut), and the notes a boot leaves in the summary.
 
+# console_lines: the serial console as a terminal shows it, a line at a time as it
+# comes (sed -u: the timestamps are taken when a line arrives): the CR of CRLF gone,
+# a line rewritten after a CR (systemd's status line, torpor's progress line) shown
+# as it was last written, and CSI escapes (colours, systemd's erase-line) dropped, so
+# that a marker written over a status line starts its line
+console_lines() {
+	sed -u -e 's/\r$//' -e 's/.*\r//' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g'
+}
+
 # boot N [PARAMS...]: boot the guest once with extra kernel parameters; the console
 # goes to $T/bootN.console, each line prefixed with seconds since QEMU started.
 # Returns QEMU's status (124 when the timeout hit).  Other images can reuse it by
@@ -41,7 +50,7 @@ boot() {
 		echo $? >"$T/boot$_n.rc"
 	} | if [ -n "${BOOT_WATCH:-}" ]; then tee "$BOOT_WATCH"; else cat; fi |
 		if [ "${V:-}" = 1 ]; then tee /dev/fd/3; else cat; fi |
-		/bin/busybox ts -s '%.s' | tr -d '\r' >"$_con"
+		console_lines | /bin/busybox ts -s '%.s' >"$_con"
 	_rc=$(cat "$T/boot$_n.rc")
 	_took=$(since "$_t0")
 	echo "$_took" >"$T/boot$_n.took"
