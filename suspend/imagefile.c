@@ -437,7 +437,7 @@ static int page_io(int fd, void *page, uint32_t ps, uint64_t off, int write)
 	return (size_t)n == ps ? 0 : -EIO;
 }
 
-int imagefile_header_check(int fd, uint32_t ps, int fix)
+int imagefile_header_check(int fd, uint64_t off, uint32_t ps, int fix)
 {
 	struct torpor_root root;
 	const char *sig = SWAP_SIG;
@@ -446,7 +446,7 @@ int imagefile_header_check(int fd, uint32_t ps, int fix)
 
 	if (posix_memalign(&page, 4096, ps))
 		return -ENOMEM;
-	r = page_io(fd, page, ps, 0, 0);
+	r = page_io(fd, page, ps, off, 0);
 	if (r < 0)
 		goto out;
 	switch (image_classify(page, ps)) {
@@ -468,7 +468,7 @@ int imagefile_header_check(int fd, uint32_t ps, int fix)
 		sig = root.orig_sig;
 	memset((uint8_t *)page + TORPOR_ROOT_OFFSET, 0, sizeof(struct torpor_root));
 	memcpy((uint8_t *)page + ps - TORPOR_SIG_LEN, sig, 10);
-	r = page_io(fd, page, ps, 0, 1);
+	r = page_io(fd, page, ps, off, 1);
 	if (r == 0 && fdatasync(fd) < 0)
 		r = -errno;
 	if (r == 0)
@@ -1180,6 +1180,12 @@ int imagefile_cmdline_check(const char *cmdline_path, const char *path,
 	r = cmdline_read(cmdline_path, &cl);
 	if (r < 0)
 		snprintf(what, sizeof(what), "cannot read %s: %s", cmdline_path, msg_errname(r));
+	else if (cl.noresume)
+		snprintf(what, sizeof(what), "it has noresume (or nohibernate, hibernate=no): "
+			 "the next boot would discard the image");
+	else if (cl.malformed_why)
+		snprintf(what, sizeof(what), "%s: the next boot would discard the image",
+			 cl.malformed_why);
 	else if (cl.resume_bad || cl.resume_offset_bad)
 		snprintf(what, sizeof(what), "its %s is malformed",
 			 cl.resume_bad ? "resume=" : "resume_offset=");
@@ -1203,6 +1209,43 @@ int imagefile_cmdline_check(const char *cmdline_path, const char *path,
 	return -EINVAL;
 }
 
+/*
+ * A leftover image in the file invalidated where the next boot would read it:
+ * through the block device at the file's first page (a write through the file
+ * may be copied elsewhere on btrfs or xfs), then the file's cached first page
+ * dropped (swapon reads the header through it).  Through the file only where
+ * the device cannot be opened.  As imagefile_header_check().
+ */
+static int header_fix(int fd, const struct imagefile_loc *loc, uint32_t ps)
+{
+	int dev_fd, r;
+
+	dev_fd = devname_open(loc->dev, O_RDWR | O_DIRECT);
+	if (dev_fd < 0)
+		dev_fd = devname_open(loc->dev, O_RDWR);
+	if (dev_fd < 0)
+		return imagefile_header_check(fd, 0, ps, 1);
+	r = imagefile_header_check(dev_fd, loc->offset_pages * ps, ps, 1);
+	close(dev_fd);
+	(void)posix_fadvise(fd, 0, ps, POSIX_FADV_DONTNEED);
+	return r;
+}
+
+/* What the next boot would read at the file's first page (--check: nothing changed) */
+static int header_look(int fd, const struct imagefile_loc *loc, uint32_t ps)
+{
+	int dev_fd, r;
+
+	dev_fd = devname_open(loc->dev, O_RDONLY | O_DIRECT);
+	if (dev_fd < 0)
+		dev_fd = devname_open(loc->dev, O_RDONLY);
+	if (dev_fd < 0)
+		return imagefile_header_check(fd, 0, ps, 0);
+	r = imagefile_header_check(dev_fd, loc->offset_pages * ps, ps, 0);
+	close(dev_fd);
+	return r;
+}
+
 /* The image file's checks before anything is activated; 0 or -errno (reported) */
 static int prepare(const struct hib_opts *o, const char *path, int fd,
 		   const struct imagefile_loc *loc, int *ret_active)
@@ -1222,7 +1265,7 @@ static int prepare(const struct hib_opts *o, const char *path, int fd,
 	}
 	if (*ret_active)
 		return 0;
-	r = imagefile_header_check(fd, ps, 1);
+	r = header_fix(fd, loc, ps);
 	if (r == 1) {
 		(void)format_line(loc, line, sizeof(line));
 		msg_warn("an image that no boot resumed was left in '%s': discarded", path);
@@ -1350,7 +1393,7 @@ int imagefile_check_run(const char *path)
 	}
 	active = imagefile_fd_is_active(fd);
 	/* an active file has a swap header, or swapon would have refused it */
-	r = active > 0 ? 0 : imagefile_header_check(fd, (uint32_t)sysconf(_SC_PAGESIZE), 0);
+	r = active > 0 ? 0 : header_look(fd, &loc, (uint32_t)sysconf(_SC_PAGESIZE));
 	if (r == 1) {
 		msg_error("image file '%s' holds an image that no boot resumed: the boot after "
 			  "the hibernation did not look there", path);

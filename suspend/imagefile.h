@@ -103,16 +103,21 @@ void imagefile_trust_dir(const char *dir);
 int imagefile_open(const char *path, int flags, uid_t owner, char *ret_bad, size_t len);
 
 /**
- * imagefile_header_check() - what the header page of the open image file @fd holds
+ * imagefile_header_check() - what the image file's header page holds
+ * @fd, @off: the file itself and 0, or better its filesystem's block device and
+ *       the byte offset of the file's first page there (resume_offset= x page
+ *       size): the page the next boot reads, where a write through the file
+ *       could land elsewhere (a copy-on-write of a reflinked or snapshotted
+ *       extent on btrfs or xfs)
  * @fix: put the swap signature back over a leftover image (as torpor-resume
  *       does when it consumes one: the root record cleared, the signature
  *       recorded in it, else SWAPSPACE2, restored) and fdatasync()
- * Read and written with O_DIRECT where the filesystem allows it (the image's
- * root went to the disk past the file's page cache).
+ * Read and written with O_DIRECT where allowed (the image's root went to the
+ * disk past the file's page cache).
  * Return: 0 (a swap header), 1 (torpor's signature: an image no boot consumed;
  * invalidated with @fix), -EMEDIUMTYPE (neither), -errno.  Silent.
  */
-int imagefile_header_check(int fd, uint32_t ps, int fix);
+int imagefile_header_check(int fd, uint64_t off, uint32_t ps, int fix);
 
 /**
  * imagefile_cmdline_check() - do resume= and resume_offset= in @cmdline_path

@@ -153,11 +153,17 @@ int writer_check_header(struct writer *w, char ret_orig_sig[10])
 		memcpy(ret_orig_sig, w->header_page + w->ps - TORPOR_SIG_LEN, 10);
 		return 0;
 	case IMAGE_SIG_TORPOR:
-		/* an old image of ours that nobody consumed: replace it */
-		if (image_root_decode(w->header_page, w->ps, &root) == 0)
+		/*
+		 * an old image of ours that nobody consumed: replace it.  The page kept
+		 * is cleaned of it, so that no failure path writes its root back
+		 */
+		if (image_root_decode(w->header_page, w->ps, &root) == 0 &&
+		    (!memcmp(root.orig_sig, SWAP_SIG, 10) || !memcmp(root.orig_sig, SWAP_SIG_OLD, 10)))
 			memcpy(ret_orig_sig, root.orig_sig, 10);
 		else
 			memcpy(ret_orig_sig, SWAP_SIG, 10);
+		memset(w->header_page + TORPOR_ROOT_OFFSET, 0, sizeof(struct torpor_root));
+		memcpy(w->header_page + w->ps - TORPOR_SIG_LEN, ret_orig_sig, TORPOR_SIG_LEN);
 		return 0;
 	default:
 		return -EMEDIUMTYPE;

@@ -2,13 +2,13 @@
 # QEMU launch for the tests (sourced by lib.sh): one boot of the guest, a boot the
 # host cuts short (a power cut), and the notes a boot leaves in the summary.
 
-# console_lines: the serial console as a terminal shows it, a line at a time as it
-# comes (sed -u: the timestamps are taken when a line arrives): the CR of CRLF gone,
-# a line rewritten after a CR (systemd's status line, torpor's progress line) shown
-# as it was last written, and CSI escapes (colours, systemd's erase-line) dropped, so
-# that a marker written over a status line starts its line
+# console_lines: the serial console a line at a time as it comes (sed -u: the
+# timestamps are taken when a line arrives), the CRs of CRLF gone, each piece of a
+# line rewritten after a CR (systemd's status line, torpor's progress line) a line
+# of its own, nothing dropped but CSI escapes (colours, systemd's erase-line), so a
+# marker written over a status line starts its line and no text is lost
 console_lines() {
-	sed -u -e 's/\r$//' -e 's/.*\r//' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g'
+	sed -u -e 's/\r*$//' -e 's/\r/\n/g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g'
 }
 
 # boot N [PARAMS...]: boot the guest once with extra kernel parameters; the console

@@ -365,7 +365,7 @@ static void test_header(const char *dir)
 	orig = malloc(ps);
 	now = malloc(ps);
 	pread(fd, orig, ps, 0);
-	tap_ok(imagefile_header_check(fd, ps, 0) == 0, "imagefile: a fresh file has a swap header");
+	tap_ok(imagefile_header_check(fd, 0, ps, 0) == 0, "imagefile: a fresh file has a swap header");
 	for (i = 0; i < 3; i++) {
 		memcpy(page, orig, ps);
 		memset(&root, 0, sizeof(root));
@@ -379,18 +379,18 @@ static void test_header(const char *dir)
 		image_root_encode(&root, page, ps);
 		pwrite(fd, page, ps, 0);
 		fsync(fd);
-		r = imagefile_header_check(fd, ps, 0);
+		r = imagefile_header_check(fd, 0, ps, 0);
 		pread(fd, now, ps, 0);
 		tap_ok(r == 1 && !memcmp(now, page, ps),
 		       "imagefile: a leftover image (%.10s kept) is found, nothing changed (%d)",
 		       sigs[i], r);
-		r = imagefile_header_check(fd, ps, 1);
+		r = imagefile_header_check(fd, 0, ps, 1);
 		pread(fd, now, ps, 0);
 		memcpy(page, orig, ps);
 		if (i == 1)
 			memcpy(page + ps - 10, SWAP_SIG_OLD, 10);
 		tap_ok(r == 1 && !memcmp(now, page, ps) &&
-		       imagefile_header_check(fd, ps, 0) == 0,
+		       imagefile_header_check(fd, 0, ps, 0) == 0,
 		       "imagefile: invalidated: root record cleared, %s back, mkswap's fields kept",
 		       i == 1 ? SWAP_SIG_OLD : SWAP_SIG);
 	}
@@ -398,7 +398,7 @@ static void test_header(const char *dir)
 	memcpy(page + ps - 10, "S1SUSPEND", 10);
 	pwrite(fd, page, ps, 0);
 	fsync(fd);
-	r = imagefile_header_check(fd, ps, 1);
+	r = imagefile_header_check(fd, 0, ps, 1);
 	pread(fd, now, ps, 0);
 	tap_ok(r == -EMEDIUMTYPE && !memcmp(now, page, ps),
 	       "imagefile: another signature (the kernel's S1SUSPEND) is refused, left as it is");
@@ -437,6 +437,9 @@ static void test_cmdline_check(const char *dir)
 		{ "resume=@ resume_offset=1 resume_offset=#", 1, "the last resume_offset= wins" },
 		{ "resume=UUID=00000000-0000-4000-8000-00000000dead resume_offset=#", 0,
 		  "a resume= that names no device" },
+		{ "resume=@ resume_offset=# noresume", 0, "noresume (the next boot discards)" },
+		{ "hibernate=no resume=@ resume_offset=#", 0, "hibernate=no" },
+		{ "resume=@ resume_offset=# torpor.wait=x", 0, "a malformed torpor.wait= (discards)" },
 	};
 	struct imagefile_loc loc;
 	unsigned maj = 0, min = 0;
