@@ -1210,39 +1210,26 @@ int imagefile_cmdline_check(const char *cmdline_path, const char *path,
 }
 
 /*
- * A leftover image in the file invalidated where the next boot would read it:
- * through the block device at the file's first page (a write through the file
- * may be copied elsewhere on btrfs or xfs), then the file's cached first page
- * dropped (swapon reads the header through it).  Through the file only where
- * the device cannot be opened.  As imagefile_header_check().
+ * The image file's header page where the next boot reads it: through the block
+ * device at the file's first page (a write through the file may be copied
+ * elsewhere on btrfs or xfs; --check looks there too), through the file only
+ * where the device cannot be opened.  With @fix a leftover image is invalidated
+ * there and the file's cached first page dropped (swapon reads the header
+ * through it).  As imagefile_header_check().
  */
-static int header_fix(int fd, const struct imagefile_loc *loc, uint32_t ps)
+static int header_on_disk(int fd, const struct imagefile_loc *loc, uint32_t ps, int fix)
 {
-	int dev_fd, r;
+	int mode = fix ? O_RDWR : O_RDONLY, dev_fd, r;
 
-	dev_fd = devname_open(loc->dev, O_RDWR | O_DIRECT);
+	dev_fd = devname_open(loc->dev, mode | O_DIRECT);
 	if (dev_fd < 0)
-		dev_fd = devname_open(loc->dev, O_RDWR);
+		dev_fd = devname_open(loc->dev, mode);
 	if (dev_fd < 0)
-		return imagefile_header_check(fd, 0, ps, 1);
-	r = imagefile_header_check(dev_fd, loc->offset_pages * ps, ps, 1);
+		return imagefile_header_check(fd, 0, ps, fix);
+	r = imagefile_header_check(dev_fd, loc->offset_pages * ps, ps, fix);
 	close(dev_fd);
-	(void)posix_fadvise(fd, 0, ps, POSIX_FADV_DONTNEED);
-	return r;
-}
-
-/* What the next boot would read at the file's first page (--check: nothing changed) */
-static int header_look(int fd, const struct imagefile_loc *loc, uint32_t ps)
-{
-	int dev_fd, r;
-
-	dev_fd = devname_open(loc->dev, O_RDONLY | O_DIRECT);
-	if (dev_fd < 0)
-		dev_fd = devname_open(loc->dev, O_RDONLY);
-	if (dev_fd < 0)
-		return imagefile_header_check(fd, 0, ps, 0);
-	r = imagefile_header_check(dev_fd, loc->offset_pages * ps, ps, 0);
-	close(dev_fd);
+	if (fix)
+		(void)posix_fadvise(fd, 0, ps, POSIX_FADV_DONTNEED);
 	return r;
 }
 
@@ -1265,7 +1252,7 @@ static int prepare(const struct hib_opts *o, const char *path, int fd,
 	}
 	if (*ret_active)
 		return 0;
-	r = header_fix(fd, loc, ps);
+	r = header_on_disk(fd, loc, ps, 1);
 	if (r == 1) {
 		(void)format_line(loc, line, sizeof(line));
 		msg_warn("an image that no boot resumed was left in '%s': discarded", path);
@@ -1393,7 +1380,7 @@ int imagefile_check_run(const char *path)
 	}
 	active = imagefile_fd_is_active(fd);
 	/* an active file has a swap header, or swapon would have refused it */
-	r = active > 0 ? 0 : header_look(fd, &loc, (uint32_t)sysconf(_SC_PAGESIZE));
+	r = active > 0 ? 0 : header_on_disk(fd, &loc, (uint32_t)sysconf(_SC_PAGESIZE), 0);
 	if (r == 1) {
 		msg_error("image file '%s' holds an image that no boot resumed: the boot after "
 			  "the hibernation did not look there", path);
