@@ -12,7 +12,9 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -327,21 +329,23 @@ static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *
 }
 
 /*
- * Memory while feeding: the decoded tables (at most 5.3 MiB, image.h), one raw
- * block (at most TORPOR_BLOCK_BYTES_MAX) and the read buffers: the read-ahead
- * ring (READAHEAD_RING_BYTES: 3 slots of 2 MiB with blocks up to 1 MiB, 2 slots
- * of one stored block with 2 MiB blocks) or the synchronous window (at most
- * 4 MiB, or one stored 4 MiB block with its LZ4 bound).  Under 13 MiB with the
- * read-ahead (6 + 1 + 5.3), under 14 MiB without, with the largest image the
- * format allows.  4 MiB blocks (machines beyond 512 GiB) would need two slots
- * of more than 4 MiB, so they are read synchronously.  The reader process
- * shares the ring and, copy-on-write, everything else: its own pages are a
- * few of stack.  The meta blob's read buffer (at most TORPOR_META_MAX) is
- * freed before this.
+ * Memory while feeding: the decoded tables (at most 5.3 MiB, image.h) and the
+ * buffers.  With workers: a ring of WORKER_SLOTS slots a worker of
+ * WORKER_SLOT_BYTES of decoded pages (blocks up to 1 MiB; 2 MiB blocks get one
+ * worker with two slots of one block, 4 MiB blocks work synchronously), at most
+ * 6 MiB, and in each worker its own buffer for one piece's stored bytes (the
+ * LZ4 bound of a slot's blocks, about 1.01 MiB).  Under 15 MiB in all with the
+ * largest image the format allows (5.3 + 6 + 3 x 1.01), counting every
+ * process.  Synchronously: one raw block (at most TORPOR_BLOCK_BYTES_MAX) and a
+ * window of the data area (at most 4 MiB, or one stored 4 MiB block with its
+ * LZ4 bound): under 14 MiB.  A worker shares the ring and, copy-on-write,
+ * everything else: its own pages are its piece buffer and a few of stack.  The
+ * meta blob's read buffer (at most TORPOR_META_MAX) is freed before this.
  */
 #define WINDOW_BYTES (4u << 20)
-#define READAHEAD_SLOT_BYTES (2u << 20)
-#define READAHEAD_RING_BYTES (6u << 20)
+#define WORKER_SLOT_BYTES (1u << 20)
+#define WORKER_SLOTS 2
+#define WORKER_RING_BYTES (6u << 20)
 
 /* Bytes one stored block may need on disk: its LZ4 bound, whole pages. */
 static size_t stored_cap(const struct loader *l)
@@ -423,148 +427,268 @@ static int feed_sync(struct loader *l, int snap_fd, uint8_t *raw)
 }
 
 /*
- * The read-ahead path.  A piece is a run of whole blocks, consecutive on the
- * logical data area, as many as fit one slot (at least one); the reader and
- * the parent cut the same pieces from the same block table.
+ * The workers' path.  A piece is a run of whole blocks, as many as fit one slot
+ * decoded (at least one); the workers and the consumer cut the same pieces
+ * from the same block table, piece n going to worker n % workers.
  */
-static uint32_t piece_end(const struct loader *l, uint32_t first, size_t cap,
-			  uint64_t *ret_pages)
-{
-	uint64_t pages = 0, p;
-	uint32_t i;
-
-	for (i = first; i < l->img.meta.nr_blocks; i++) {
-		p = image_block_pages_stored(&l->img.blocks[i], l->ps);
-		if (i > first && (pages + p) * l->ps > cap)
-			break;
-		pages += p;
-	}
-	*ret_pages = pages;
-	return i;
-}
-
-struct piece_reader {
-	const struct loader *l;
-	uint32_t next;			/* first block of the next piece */
-	uint64_t logical;		/* its first logical page */
+struct piece {
+	uint32_t first, end;		/* blocks [first, end) */
+	uint64_t stored_pages;		/* the logical data pages they take */
+	uint64_t raw_bytes;		/* what they decode to */
 };
 
-/* In the reader process: read the next piece into @buf (a readahead_fill_fn). */
-static ssize_t read_piece(void *ctx, uint8_t *buf, size_t cap)
+static void piece_at(const struct loader *l, uint32_t first, size_t cap, struct piece *p)
 {
-	struct piece_reader *pr = ctx;
-	const struct loader *l = pr->l;
-	uint64_t pages;
-	uint32_t end;
-	int r;
+	uint64_t raw;
+	uint32_t i;
 
-	if (pr->next >= l->img.meta.nr_blocks)
-		return 0;
-	end = piece_end(l, pr->next, cap, &pages);
-	if (pages * l->ps > cap)
-		return -EIO;
-	r = read_extents(l->dev_fd, l->img.extents, l->img.meta.nr_extents, l->ps, pr->logical,
-			 pages, buf);
-	if (r < 0)
-		return r;
-	pr->next = end;
-	pr->logical += pages;
-	return (ssize_t)(pages * l->ps);
+	p->first = first;
+	p->stored_pages = 0;
+	p->raw_bytes = 0;
+	for (i = first; i < l->img.meta.nr_blocks; i++) {
+		raw = image_block_raw_bytes(&l->img.meta, i);
+		if (i > first && p->raw_bytes + raw > cap)
+			break;
+		p->raw_bytes += raw;
+		p->stored_pages += image_block_pages_stored(&l->img.blocks[i], l->ps);
+	}
+	p->end = i;
 }
 
-static int feed_readahead(struct loader *l, struct readahead *ra, int snap_fd, uint8_t *raw)
+/* What a worker's token says about a failed piece (aux[PIECE_WHAT]). */
+enum { PIECE_READ = 1, PIECE_HASH, PIECE_DECODE };
+/*
+ * the token's numbers: the failed block, what failed, ns reading, hashing,
+ * decoding, the worker's peak memory (KiB)
+ */
+enum { PIECE_BLOCK, PIECE_WHAT, PIECE_T_READ, PIECE_T_HASH, PIECE_T_DECODE, PIECE_PEAK_KIB };
+
+/* A worker's own state: a copy in each worker after the fork. */
+struct piece_worker {
+	const struct loader *l;
+	uint64_t seq;			/* the piece at next */
+	uint32_t next;			/* its first block */
+	uint64_t logical;		/* its first logical data page */
+	uint8_t *stored;		/* one piece's stored bytes, the worker's own */
+	size_t stored_cap;
+};
+
+/*
+ * In a worker: read piece @seq block by block, check each block's hash before
+ * anything else looks at it, decode it into @buf (a readahead_fill_fn).
+ */
+static ssize_t fill_piece(void *ctx, uint64_t seq, uint8_t *buf, size_t cap,
+			  uint64_t aux[READAHEAD_AUX])
 {
-	uint64_t pages, next_step = l->img.meta.stream_bytes / 100 + 1, t0;
+	struct piece_worker *pw = ctx;
+	const struct loader *l = pw->l;
+	const struct torpor_block *b;
+	struct rusage ru;
+	uint64_t logical, t0, t1, t2;
+	const uint8_t *stored;
+	struct piece p;
+	size_t off = 0, raw_len;
+	uint32_t i;
+	ssize_t n;
+	int r;
+
+	/* the pieces of the other workers in between */
+	for (; pw->seq < seq && pw->next < l->img.meta.nr_blocks; pw->seq++) {
+		piece_at(l, pw->next, cap, &p);
+		pw->next = p.end;
+		pw->logical += p.stored_pages;
+	}
+	if (pw->next >= l->img.meta.nr_blocks)
+		return 0;
+	if (!pw->stored) {
+		/* here, not before the fork: the parent never has it */
+		pw->stored = blkio_alloc(pw->stored_cap);
+		if (!pw->stored)
+			return -ENOMEM;
+	}
+	piece_at(l, pw->next, cap, &p);
+	aux[PIECE_BLOCK] = p.first;
+	aux[PIECE_WHAT] = PIECE_READ;
+	if (p.raw_bytes > cap || p.stored_pages * l->ps > pw->stored_cap)
+		return -EIO;
+	/* the piece's stored bytes in one request: they are consecutive on the data area */
+	t0 = stamp(l);
+	r = read_extents(l->dev_fd, l->img.extents, l->img.meta.nr_extents, l->ps, pw->logical,
+			 p.stored_pages, pw->stored);
+	t1 = stamp(l);
+	aux[PIECE_T_READ] += t1 - t0;
+	if (r < 0)
+		return r;
+	logical = pw->logical;
+	for (i = p.first; i < p.end; i++) {
+		b = &l->img.blocks[i];
+		stored = pw->stored + (size_t)(logical - pw->logical) * l->ps;
+		raw_len = (size_t)image_block_raw_bytes(&l->img.meta, i);
+		aux[PIECE_BLOCK] = i;
+		t1 = stamp(l);
+		/* the bytes as written: the decoder never sees a block that was damaged */
+		if (hash64(stored, b->stored_len) != b->hash) {
+			aux[PIECE_WHAT] = PIECE_HASH;
+			return -EBADMSG;
+		}
+		t2 = stamp(l);
+		aux[PIECE_T_HASH] += t2 - t1;
+		if (b->flags & TORPOR_BLOCK_RAW) {
+			memcpy(buf + off, stored, raw_len);
+		} else {
+			n = lz4dec_block(stored, b->stored_len, buf + off, raw_len);
+			if (n < 0 || (size_t)n != raw_len) {
+				aux[PIECE_WHAT] = PIECE_DECODE;
+				return -EBADMSG;
+			}
+		}
+		aux[PIECE_T_DECODE] += stamp(l) - t2;
+		off += raw_len;
+		logical += image_block_pages_stored(b, l->ps);
+	}
+	aux[PIECE_WHAT] = 0;
+	pw->next = p.end;
+	pw->logical = logical;
+	pw->seq++;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		aux[PIECE_PEAK_KIB] = (uint64_t)ru.ru_maxrss;
+	return (ssize_t)off;
+}
+
+static int feed_workers(struct loader *l, struct readahead *ra, int snap_fd)
+{
+	uint64_t next_step = l->img.meta.stream_bytes / 100 + 1, t0;
 	const uint8_t *buf;
-	size_t len, off;
-	uint32_t i = 0, end;
+	struct piece p;
+	uint32_t i = 0;
+	size_t len;
 	int r;
 
 	while (i < l->img.meta.nr_blocks) {
-		end = piece_end(l, i, ra->slot_bytes, &pages);
+		piece_at(l, i, ra->slot_bytes, &p);
 		l->failed_block = i;
 		t0 = stamp(l);
 		r = readahead_next(ra, &buf, &len);
-		l->t_read_ns += stamp(l) - t0;
+		l->t_wait_ns += stamp(l) - t0;
+		l->t_read_ns += ra->aux[PIECE_T_READ];
+		l->t_hash_ns += ra->aux[PIECE_T_HASH];
+		l->t_decode_ns += ra->aux[PIECE_T_DECODE];
+		if (ra->aux[PIECE_PEAK_KIB] > l->worker_peak_kib)
+			l->worker_peak_kib = ra->aux[PIECE_PEAK_KIB];
 		if (r == -ECHILD) {
 			/* not the image's fault: no block to name */
 			l->failed_block = 0;
-			return FAIL(l, "the read-ahead process ended before the last block", -EIO);
+			return FAIL(l, "a worker process ended before the last block", -EIO);
 		}
-		if (r == 0 && len != pages * l->ps)
-			r = -EIO;
-		if (r < 0)
+		if (r < 0) {
+			if (ra->aux[PIECE_BLOCK] >= p.first && ra->aux[PIECE_BLOCK] < p.end)
+				l->failed_block = (uint32_t)ra->aux[PIECE_BLOCK];
+			if (ra->aux[PIECE_WHAT] == PIECE_HASH)
+				return FAIL(l, "data block checksum", -EBADMSG);
+			if (ra->aux[PIECE_WHAT] == PIECE_DECODE)
+				return FAIL(l, "data block does not decompress", -EBADMSG);
 			return FAIL(l, "reading a data block", r);
-		for (off = 0; i < end; i++) {
-			r = feed_block(l, snap_fd, i, buf + off, raw);
-			if (r < 0)
-				return r;
-			off += (size_t)image_block_pages_stored(&l->img.blocks[i], l->ps) * l->ps;
-			progress(l, &next_step);
 		}
+		if (len != p.raw_bytes)
+			return FAIL(l, "reading a data block", -EIO);
+		r = timed_feed(l, snap_fd, buf, len);
+		if (r < 0)
+			return r;
+		i = p.end;
+		progress(l, &next_step);
 	}
 	return 0;
 }
 
-/*
- * Start the reader when the blocks fit the ring.  Returns 0 (running), or
- * -errno: read synchronously then.
- */
-static int start_reader(struct loader *l, struct readahead *ra, struct piece_reader *pr)
+/* The CPUs this process may run on (at least 1). */
+static uint32_t usable_cpus(void)
 {
-	size_t slot = stored_cap(l);
-	uint32_t n;
+	unsigned long mask[16];
+	uint32_t n = 0;
+	size_t i;
+	int r;
 
-	if (slot < READAHEAD_SLOT_BYTES)
-		slot = READAHEAD_SLOT_BYTES;
-	n = (uint32_t)(READAHEAD_RING_BYTES / slot);
-	if (n < 2)
+	memset(mask, 0, sizeof(mask));
+#ifdef __KLIBC__
+	r = sched_getaffinity(0, sizeof(mask), mask);	/* the system call: bytes written */
+#else
+	r = sched_getaffinity(0, sizeof(mask), (cpu_set_t *)mask);
+#endif
+	if (r < 0)
+		return 1;
+	for (i = 0; i < sizeof(mask) / sizeof(mask[0]); i++)
+		n += (uint32_t)__builtin_popcountl(mask[i]);
+	return n ? n : 1;
+}
+
+/*
+ * Start the workers when the blocks fit their slots: one per CPU we may run on
+ * and one more, whose reads overlap the others' decoding (a worker reads a
+ * block, then checks and decodes it), up to LOADER_WORKERS_MAX and the ring's
+ * room.  Returns 0 (running), or -errno: work synchronously then.
+ */
+static int start_workers(struct loader *l, struct readahead *ra, struct piece_worker *pw)
+{
+	size_t bb = (size_t)l->img.meta.block_pages * l->ps;
+	size_t slot = bb > WORKER_SLOT_BYTES ? bb : WORKER_SLOT_BYTES;
+	uint32_t n = l->max_workers ? l->max_workers : usable_cpus() + 1;
+
+	if (n > LOADER_WORKERS_MAX)
+		n = LOADER_WORKERS_MAX;
+	if (n > WORKER_RING_BYTES / (WORKER_SLOTS * slot))
+		n = (uint32_t)(WORKER_RING_BYTES / (WORKER_SLOTS * slot));
+	if (n == 0)
 		return -EFBIG;
-	pr->l = l;
-	pr->next = 0;
-	pr->logical = 0;
+	memset(pw, 0, sizeof(*pw));
+	pw->l = l;
+	/* a piece holds at most slot / bb blocks (only the stream's last one is short) */
+	pw->stored_cap = stored_cap(l) * (slot / bb);
 	ra->do_fork = l->fork_reader;
-	return readahead_start(ra, n, slot, l->dev_fd, read_piece, pr);
+	return readahead_start(ra, n, WORKER_SLOTS, slot, l->dev_fd, fill_piece, pw);
 }
 
 /**
  * loader_feed() - verify every block and write the stream to /dev/snapshot
  * @snap_fd: /dev/snapshot opened O_WRONLY
  *
- * Reads through the read-ahead process when it can be started, else in this
- * process; either way the reader is killed and reaped before this returns.
+ * Reads, checks and decodes in worker processes when they can be started,
+ * else in this process; either way they are killed and reaped before this
+ * returns.  Every block's hash is checked before it is decoded, and no page
+ * of a block reaches the kernel before that.
  * Return: 0 when the kernel took the whole image; -errno with l->failed set.
  */
 int loader_feed(struct loader *l, int snap_fd)
 {
 	size_t bb = (size_t)l->img.meta.block_pages * l->ps;
 	struct readahead ra = { 0 };
-	struct piece_reader pr;
+	struct piece_worker pw;
 	uint8_t *raw;
 	int r;
 
-	l->readahead_slots = 0;
-	ra.filled_fd = ra.free_fd = -1;
+	l->workers = l->readahead_slots = 0;
+	l->worker_peak_kib = 0;
 	/*
 	 * Fork first, then allocate: mlockall(MCL_FUTURE) has faulted in every new
 	 * mapping, and a page the parent writes after the fork would be copied.
 	 */
-	if (start_reader(l, &ra, &pr) == 0) {
+	if (start_workers(l, &ra, &pw) == 0) {
+		l->workers = ra.nr_workers;
 		l->readahead_slots = ra.nr_slots;
-		l->reader_pid = ra.pid;
+		l->reader_pid = ra.pid[0];
 	}
-	raw = blkio_alloc(bb);
+	/* the synchronous path's block, and the drain's zero page */
+	raw = blkio_alloc(l->workers ? l->ps : bb);
 	if (!raw)
 		r = FAIL(l, "memory for reading blocks", -ENOMEM);
-	else if (l->readahead_slots)
-		r = feed_readahead(l, &ra, snap_fd, raw);
+	else if (l->workers)
+		r = feed_workers(l, &ra, snap_fd);
 	else
 		r = feed_sync(l, snap_fd, raw);
 	readahead_stop(&ra);
 	l->reader_pid = 0;
 	if (r == 0)
 		r = drain(l, snap_fd, raw);
-	blkio_free(raw, bb);
+	blkio_free(raw, l->workers ? l->ps : bb);
 	return r;
 }
 

@@ -15,6 +15,8 @@
 
 #include "image.h"
 
+#define LOADER_WORKERS_MAX 3
+
 struct loader {
 	int dev_fd;			/* resume device */
 	uint32_t ps;			/* page size */
@@ -30,16 +32,20 @@ struct loader {
 	uint64_t fed_bytes;		/* stream bytes handed to the kernel */
 	/* where loader_feed()'s time went (ns, gettimeofday), when @profile (torpor.debug) */
 	int profile;
-	uint64_t t_read_ns;		/* reading, or waiting for the read-ahead process */
-	uint64_t t_hash_ns;		/* checking the blocks' hashes */
-	uint64_t t_decode_ns;		/* LZ4 decoding */
+	uint64_t t_wait_ns;		/* waiting for the workers (0 without them) */
+	uint64_t t_read_ns;		/* reading (in the workers: all of theirs summed) */
+	uint64_t t_hash_ns;		/* checking the blocks' hashes (the same) */
+	uint64_t t_decode_ns;		/* LZ4 decoding (the same) */
 	uint64_t t_feed_ns;		/* writev() to /dev/snapshot */
 	void (*progress)(uint64_t done, uint64_t total);
 	/* writev() to /dev/snapshot, a page per iovec; tests replace it */
 	ssize_t (*write_pages)(int fd, const struct iovec *iov, int cnt);
 	pid_t (*fork_reader)(void);	/* fork(); tests make it fail */
-	uint32_t readahead_slots;	/* ring slots of the last feed, 0: read synchronously */
-	pid_t reader_pid;		/* the read-ahead process while loader_feed() runs */
+	uint32_t max_workers;		/* 0: one per CPU we may run on and one, up to LOADER_WORKERS_MAX */
+	uint32_t workers;		/* worker processes of the last feed, 0: synchronous */
+	uint32_t readahead_slots;	/* their ring's slots */
+	uint64_t worker_peak_kib;	/* the most memory a worker held (KiB) */
+	pid_t reader_pid;		/* the first worker while loader_feed() runs */
 };
 
 int loader_init(struct loader *l, int dev_fd, uint64_t dev_bytes, uint64_t header_offset,

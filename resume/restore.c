@@ -457,17 +457,23 @@ static int load_and_restore(struct loader *l, const char *name)
 				  name, l->failed, msg_errname(r));
 		goto out;
 	}
-	if (l->readahead_slots)
-		msg_debug("read ahead through %u slots", l->readahead_slots);
+	if (l->workers)
+		msg_debug("read, checked and decoded by %u worker process%s, %u slots", l->workers,
+			  l->workers > 1 ? "es" : "", l->readahead_slots);
 	else
-		msg_debug("read synchronously (no read-ahead process)");
-	msg_debug("load phase: reading (waiting for the reader) %llu ms, checking hashes %llu ms, "
-		  "decoding %llu ms, feeding the kernel %llu ms",
-		  (unsigned long long)(l->t_read_ns / 1000000), (unsigned long long)(l->t_hash_ns / 1000000),
-		  (unsigned long long)(l->t_decode_ns / 1000000),
-		  (unsigned long long)(l->t_feed_ns / 1000000));
-	msg_info("image loaded in %lld ms, peak memory %llu KiB, restoring", now_ms() - t0,
-		 peak_rss_kib());
+		msg_debug("read, checked and decoded synchronously (no worker process)");
+	msg_debug("load phase: waiting for the workers %llu ms, feeding the kernel %llu ms; "
+		  "reading %llu ms, checking hashes %llu ms, decoding %llu ms (summed over %u "
+		  "workers)", (unsigned long long)(l->t_wait_ns / 1000000),
+		  (unsigned long long)(l->t_feed_ns / 1000000),
+		  (unsigned long long)(l->t_read_ns / 1000000),
+		  (unsigned long long)(l->t_hash_ns / 1000000),
+		  (unsigned long long)(l->t_decode_ns / 1000000), l->workers);
+	/* each worker's share of the ring is counted in its figure and in ours: a bound */
+	msg_info("image loaded in %lld ms, peak memory %llu KiB (%u worker process%s of at most "
+		 "%llu KiB each), restoring", now_ms() - t0,
+		 peak_rss_kib() + l->workers * (unsigned long long)l->worker_peak_kib, l->workers,
+		 l->workers == 1 ? "" : "es", (unsigned long long)l->worker_peak_kib);
 	msg_flush();
 	r = snap_freeze(snap_fd);
 	if (r < 0) {

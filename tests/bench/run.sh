@@ -28,7 +28,7 @@
 #   suspend peak KiB, resume peak KiB: torpor's peak resident memory (kernel: -)
 # and where torpor's time went in each phase (its rounds run with torpor.debug and -v):
 # the write phase's reading, slots, waits, staging, compressing and writing, the load
-# phase's reading, hashing, decoding and feeding, in ms.
+# phase's worker processes, waiting for them, feeding, and their reading, hashing and decoding (summed), in ms.
 # The guest gets 1024 MiB, or 4 x the fill if that is more: the kernel needs free
 # memory about the size of the snapshot, and its default image_size (2/5 of RAM) must
 # hold the whole snapshot, or the kernel first reclaims memory down to image_size,
@@ -103,7 +103,7 @@ collect() {
 		# where torpor's time went (torpor.debug and -v: TORPOR_TEST_DEBUG=1), from the log
 		if [ "$1" = torpor ] && [ -f "${4:-}" ]; then
 			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: where the time went: reading the snapshot \([0-9]*\) ms, slots \([0-9]*\) ms, waiting for compression \([0-9]*\) ms, staging \([0-9]*\) ms, waiting for writes \([0-9]*\) ms; compressing \([0-9]*\) ms (all threads), writing \([0-9]*\) ms.*/w_read \1\nw_slots \2\nw_waitpack \3\nw_stage \4\nw_waitwr \5\nw_pack \6\nw_write \7/p'
-			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: load phase: reading (waiting for the reader) \([0-9]*\) ms, checking hashes \([0-9]*\) ms, decoding \([0-9]*\) ms, feeding the kernel \([0-9]*\) ms.*/l_read \1\nl_hash \2\nl_dec \3\nl_feed \4/p'
+			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: load phase: waiting for the workers \([0-9]*\) ms, feeding the kernel \([0-9]*\) ms; reading \([0-9]*\) ms, checking hashes \([0-9]*\) ms, decoding \([0-9]*\) ms (summed over \([0-9]*\) workers).*/l_wait \1\nl_feed \2\nl_read \3\nl_hash \4\nl_dec \5\nl_workers \6/p'
 		fi
 	} | awk -v p="$3" '
 	$1 == "loadms" { printf "%s load %.3f\n", p, $2 / 1000; next }
@@ -182,7 +182,7 @@ report() {
 	done
 	[ -n "$(vals "$1" "$2" "$3" torpor w_read)" ] || return 0
 	echo "where torpor's time went (ms, medians; compressing and writing summed over threads):"
-	for _m in w_read w_slots w_waitpack w_stage w_waitwr w_pack w_write l_read l_hash l_dec l_feed; do
+	for _m in w_read w_slots w_waitpack w_stage w_waitwr w_pack w_write l_workers l_wait l_feed l_read l_hash l_dec; do
 		case $_m in
 		w_read) _name="write: reading the snapshot" ;;
 		w_slots) _name="write: slot allocation" ;;
@@ -191,10 +191,12 @@ report() {
 		w_waitwr) _name="write: waiting for writes" ;;
 		w_pack) _name="write: compressing" ;;
 		w_write) _name="write: writing" ;;
-		l_read) _name="load: reading" ;;
-		l_hash) _name="load: checking hashes" ;;
-		l_dec) _name="load: decoding" ;;
+		l_workers) _name="load: worker processes" ;;
+		l_wait) _name="load: waiting for the workers" ;;
 		l_feed) _name="load: feeding the kernel" ;;
+		l_read) _name="load: reading (workers, summed)" ;;
+		l_hash) _name="load: checking hashes (the same)" ;;
+		l_dec) _name="load: decoding (the same)" ;;
 		esac
 		printf '  %-34s %8s\n' "$_name" "$(vals "$1" "$2" "$3" torpor "$_m" | median)"
 	done

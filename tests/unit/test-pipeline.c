@@ -230,6 +230,7 @@ static uint32_t fed_block;
  * expect_sync: the loader must choose that path itself.
  */
 static int sync_mode, expect_sync;
+static uint32_t workers_mode;		/* the loader's max_workers (0: one per CPU) */
 static const char *mode = "";
 
 static pid_t failing_fork(void)
@@ -256,8 +257,12 @@ static const char *after_feed(const struct loader *l)
 		return "test: SIGPIPE not restored after loader_feed";
 	if (l->reader_pid)
 		return "test: reader_pid not cleared";
-	if (sync_mode || expect_sync ? l->readahead_slots != 0 : l->readahead_slots == 0)
+	if (sync_mode || expect_sync ? l->workers != 0 : l->workers == 0)
 		return "test: loader_feed did not take the path the test asks for";
+	if (!sync_mode && !expect_sync && workers_mode && l->workers != workers_mode)
+		return "test: loader_feed did not start the workers the test asks for";
+	if (!sync_mode && !expect_sync && l->readahead_slots != 2 * l->workers)
+		return "test: not two slots a worker";
 	return NULL;
 }
 
@@ -283,6 +288,7 @@ static int read_image(const char **failed, int invalidate)
 	memset(&prog, 0, sizeof(prog));
 	if (sync_mode)
 		l.fork_reader = failing_fork;
+	l.max_workers = workers_mode;
 	if (r == 0 && before_feed)
 		before_feed(&l);
 	cur = &l;
@@ -526,14 +532,30 @@ static void run_large(void)
 	  "large image: the loader's progress reaches the whole stream (%u calls, last %llu of %llu)",
 	  prog.calls, (unsigned long long)prog.last, (unsigned long long)prog.total);
 	if (!sync_mode)
-		T(reader_fds == 3, "the reader holds only the device and its two pipes (%d)",
+		T(reader_fds == 3, "a worker holds only the device and its two pipes (%d)",
 		  reader_fds);
 
-	/* the reader waits for a slot when the first block fails: it must be killed */
+	/* the workers wait for a slot when the first block fails: they must be killed */
 	poke(PS + 100, 0x40);
 	r = read_image(&failed, 0);
 	T(r == -EBADMSG && !strcmp(failed, "data block checksum") && sink_len == 0,
 	  "large image, first block damaged: refused before any page, no process left: %s", failed);
+	r = write_image(0, SWAP_PAGES - 1, &w);
+
+	/* a later block (another worker's piece): named exactly, only what came before fed */
+	dev = open(swap_path, O_RDONLY);
+	loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
+	if (loader_read_root(&l) == 0 && loader_read_meta(&l) == 0 && l.img.meta.nr_blocks > 70) {
+		stored = loader_block_offset(&l, 69);
+		poke(stored + 10, 0x20);
+	}
+	loader_release(&l);
+	close(dev);
+	r = read_image(&failed, 0);
+	T(r == -EBADMSG && !strcmp(failed, "data block checksum") && fed_block == 69 &&
+	  sink_len >= 60ull * 64 * PS && sink_len <= 69ull * 64 * PS,
+	  "large image, block 69 damaged: refused by name (%u), nothing of it or after it fed "
+	  "(%zu KiB)", fed_block, sink_len >> 10);
 	r = write_image(0, SWAP_PAGES - 1, &w);
 
 	before_feed = cut_device;
@@ -549,7 +571,7 @@ static void run_large(void)
 		kill_reader = 1;
 		r = r ? r : read_image(&failed, 0);
 		kill_reader = 0;
-		T(r == -EIO && strstr(failed, "read-ahead process") && fed_block == 0 &&
+		T(r == -EIO && strstr(failed, "worker process") && fed_block == 0 &&
 		  sink_len < stream_len, "reader killed mid-load: a clean failure: %s (%d)", failed,
 		  r);
 	}
@@ -577,6 +599,15 @@ int main(void)
 	snprintf(stream_path, sizeof(stream_path), "%s/stream", dir);
 	run_suite();
 	run_large();
+	workers_mode = 1;
+	mode = " (one worker)";
+	run_suite();
+	run_large();
+	workers_mode = 3;
+	mode = " (three workers)";
+	run_suite();
+	run_large();
+	workers_mode = 0;
 	sync_mode = 1;
 	mode = " (synchronous, fork fails)";
 	run_suite();
