@@ -469,11 +469,13 @@ static int load_and_restore(struct loader *l, const char *name)
 		  (unsigned long long)(l->t_read_ns / 1000000),
 		  (unsigned long long)(l->t_hash_ns / 1000000),
 		  (unsigned long long)(l->t_decode_ns / 1000000), l->workers);
-	/* each worker's share of the ring is counted in its figure and in ours: a bound */
-	msg_info("image loaded in %lld ms, peak memory %llu KiB (%u worker process%s of at most "
-		 "%llu KiB each), restoring", now_ms() - t0,
-		 peak_rss_kib() + l->workers * (unsigned long long)l->worker_peak_kib, l->workers,
-		 l->workers == 1 ? "" : "es", (unsigned long long)l->worker_peak_kib);
+	/*
+	 * The workers' figures hold the slots they filled and the tables they read,
+	 * which are ours too (shared, or not yet copied): said apart, not added.
+	 */
+	msg_info("image loaded in %lld ms, peak memory %llu KiB, %llu KiB in each of %u worker "
+		 "process%s (sharing the ring and tables), restoring", now_ms() - t0, peak_rss_kib(),
+		 (unsigned long long)l->worker_peak_kib, l->workers, l->workers == 1 ? "" : "es");
 	msg_flush();
 	r = snap_freeze(snap_fd);
 	if (r < 0) {
