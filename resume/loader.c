@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <sched.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -333,14 +332,15 @@ static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *
  * buffers.  With workers: a ring of WORKER_SLOTS slots a worker of
  * WORKER_SLOT_BYTES of decoded pages (blocks up to 1 MiB; 2 MiB blocks get one
  * worker with two slots of one block, 4 MiB blocks work synchronously), at most
- * 6 MiB, and in each worker its own buffer for one piece's stored bytes (the
- * LZ4 bound of a slot's blocks, about 1.01 MiB).  Under 15 MiB in all with the
- * largest image the format allows (5.3 + 6 + 3 x 1.01), counting every
- * process.  Synchronously: one raw block (at most TORPOR_BLOCK_BYTES_MAX) and a
- * window of the data area (at most 4 MiB, or one stored 4 MiB block with its
- * LZ4 bound): under 14 MiB.  A worker shares the ring and, copy-on-write,
- * everything else: its own pages are its piece buffer and a few of stack.  The
- * meta blob's read buffer (at most TORPOR_META_MAX) is freed before this.
+ * 6 MiB, and in each worker its own buffer for one piece's stored bytes
+ * (piece_stored_cap(): 1.0625 MiB, one 2 MiB block's bound with one worker).
+ * Under 15 MiB in all with the largest image the format allows (5.3 + 6 +
+ * 3 x 1.0625), counting every process.  Synchronously: one raw block (at most
+ * TORPOR_BLOCK_BYTES_MAX) and a window of the data area (at most 4 MiB, or one
+ * stored 4 MiB block with its LZ4 bound): under 14 MiB.  A worker shares the
+ * ring and, copy-on-write, everything else: its own pages are its piece buffer
+ * and a few of stack.  The meta blob's read buffer (at most TORPOR_META_MAX)
+ * is freed before this.
  */
 #define WINDOW_BYTES (4u << 20)
 #define WORKER_SLOT_BYTES (1u << 20)
@@ -437,9 +437,22 @@ struct piece {
 	uint64_t raw_bytes;		/* what they decode to */
 };
 
-static void piece_at(const struct loader *l, uint32_t first, size_t cap, struct piece *p)
+/*
+ * A piece's stored bytes are bounded too, so that a worker's read buffer has
+ * one size whatever the block table says: the slot and a sixteenth, which
+ * holds the LZ4 bound of a slot's worth of blocks of 2 pages or more (256
+ * KiB blocks: 4 x 260 KiB), or one block's bound when that is more.
+ */
+static size_t piece_stored_cap(const struct loader *l, size_t slot)
 {
-	uint64_t raw;
+	size_t cap = slot + slot / 16;
+
+	return cap > stored_cap(l) ? cap : stored_cap(l);
+}
+
+static void piece_at(const struct loader *l, uint32_t first, size_t slot, struct piece *p)
+{
+	uint64_t raw, stored, stored_max = piece_stored_cap(l, slot) / l->ps;
 	uint32_t i;
 
 	p->first = first;
@@ -447,21 +460,19 @@ static void piece_at(const struct loader *l, uint32_t first, size_t cap, struct 
 	p->raw_bytes = 0;
 	for (i = first; i < l->img.meta.nr_blocks; i++) {
 		raw = image_block_raw_bytes(&l->img.meta, i);
-		if (i > first && p->raw_bytes + raw > cap)
+		stored = image_block_pages_stored(&l->img.blocks[i], l->ps);
+		if (i > first && (p->raw_bytes + raw > slot || p->stored_pages + stored > stored_max))
 			break;
 		p->raw_bytes += raw;
-		p->stored_pages += image_block_pages_stored(&l->img.blocks[i], l->ps);
+		p->stored_pages += stored;
 	}
 	p->end = i;
 }
 
 /* What a worker's token says about a failed piece (aux[PIECE_WHAT]). */
 enum { PIECE_READ = 1, PIECE_HASH, PIECE_DECODE };
-/*
- * the token's numbers: the failed block, what failed, ns reading, hashing,
- * decoding, the worker's peak memory (KiB)
- */
-enum { PIECE_BLOCK, PIECE_WHAT, PIECE_T_READ, PIECE_T_HASH, PIECE_T_DECODE, PIECE_PEAK_KIB };
+/* the token's numbers: the failed block, what failed, ns reading, hashing, decoding */
+enum { PIECE_BLOCK, PIECE_WHAT, PIECE_T_READ, PIECE_T_HASH, PIECE_T_DECODE };
 
 /* A worker's own state: a copy in each worker after the fork. */
 struct piece_worker {
@@ -483,7 +494,6 @@ static ssize_t fill_piece(void *ctx, uint64_t seq, uint8_t *buf, size_t cap,
 	struct piece_worker *pw = ctx;
 	const struct loader *l = pw->l;
 	const struct torpor_block *b;
-	struct rusage ru;
 	uint64_t logical, t0, t1, t2;
 	const uint8_t *stored;
 	struct piece p;
@@ -550,8 +560,6 @@ static ssize_t fill_piece(void *ctx, uint64_t seq, uint8_t *buf, size_t cap,
 	pw->next = p.end;
 	pw->logical = logical;
 	pw->seq++;
-	if (getrusage(RUSAGE_SELF, &ru) == 0)
-		aux[PIECE_PEAK_KIB] = (uint64_t)ru.ru_maxrss;
 	return (ssize_t)off;
 }
 
@@ -573,12 +581,15 @@ static int feed_workers(struct loader *l, struct readahead *ra, int snap_fd)
 		l->t_read_ns += ra->aux[PIECE_T_READ];
 		l->t_hash_ns += ra->aux[PIECE_T_HASH];
 		l->t_decode_ns += ra->aux[PIECE_T_DECODE];
-		if (ra->aux[PIECE_PEAK_KIB] > l->worker_peak_kib)
-			l->worker_peak_kib = ra->aux[PIECE_PEAK_KIB];
 		if (r == -ECHILD) {
 			/* not the image's fault: no block to name */
 			l->failed_block = 0;
 			return FAIL(l, "a worker process ended before the last block", -EIO);
+		}
+		if (r == -ENOMEM) {
+			/* the worker's buffer: not the image's fault */
+			l->failed_block = 0;
+			return FAIL(l, "memory for reading blocks", r);
 		}
 		if (r < 0) {
 			if (ra->aux[PIECE_BLOCK] >= p.first && ra->aux[PIECE_BLOCK] < p.end)
@@ -641,8 +652,7 @@ static int start_workers(struct loader *l, struct readahead *ra, struct piece_wo
 		return -EFBIG;
 	memset(pw, 0, sizeof(*pw));
 	pw->l = l;
-	/* a piece holds at most slot / bb blocks (only the stream's last one is short) */
-	pw->stored_cap = stored_cap(l) * (slot / bb);
+	pw->stored_cap = piece_stored_cap(l, slot);
 	ra->do_fork = l->fork_reader;
 	return readahead_start(ra, n, WORKER_SLOTS, slot, l->dev_fd, fill_piece, pw);
 }
@@ -666,7 +676,7 @@ int loader_feed(struct loader *l, int snap_fd)
 	int r;
 
 	l->workers = l->readahead_slots = 0;
-	l->worker_peak_kib = 0;
+	l->worker_buffer = 0;
 	/*
 	 * Fork first, then allocate: mlockall(MCL_FUTURE) has faulted in every new
 	 * mapping, and a page the parent writes after the fork would be copied.
@@ -674,6 +684,7 @@ int loader_feed(struct loader *l, int snap_fd)
 	if (start_workers(l, &ra, &pw) == 0) {
 		l->workers = ra.nr_workers;
 		l->readahead_slots = ra.nr_slots;
+		l->worker_buffer = pw.stored_cap;
 		l->reader_pid = ra.pid[0];
 	}
 	/* the synchronous path's block, and the drain's zero page */

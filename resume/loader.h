@@ -44,7 +44,7 @@ struct loader {
 	uint32_t max_workers;		/* 0: one per CPU we may run on and one, up to LOADER_WORKERS_MAX */
 	uint32_t workers;		/* worker processes of the last feed, 0: synchronous */
 	uint32_t readahead_slots;	/* their ring's slots */
-	uint64_t worker_peak_kib;	/* the most memory a worker held (KiB) */
+	size_t worker_buffer;		/* bytes each worker allocates (its read buffer) */
 	pid_t reader_pid;		/* the first worker while loader_feed() runs */
 };
 

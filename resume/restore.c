@@ -470,12 +470,17 @@ static int load_and_restore(struct loader *l, const char *name)
 		  (unsigned long long)(l->t_hash_ns / 1000000),
 		  (unsigned long long)(l->t_decode_ns / 1000000), l->workers);
 	/*
-	 * The workers' figures hold the slots they filled and the tables they read,
-	 * which are ours too (shared, or not yet copied): said apart, not added.
+	 * A worker's own memory is its read buffer and a few pages of stack: the
+	 * ring and the tables are ours, shared (its ru_maxrss would count them again)
 	 */
-	msg_info("image loaded in %lld ms, peak memory %llu KiB, %llu KiB in each of %u worker "
-		 "process%s (sharing the ring and tables), restoring", now_ms() - t0, peak_rss_kib(),
-		 (unsigned long long)l->worker_peak_kib, l->workers, l->workers == 1 ? "" : "es");
+	if (l->workers)
+		msg_info("image loaded in %lld ms, peak memory %llu KiB and a %llu KiB buffer in "
+			 "each of %u worker process%s, restoring", now_ms() - t0, peak_rss_kib(),
+			 (unsigned long long)(l->worker_buffer >> 10), l->workers,
+			 l->workers == 1 ? "" : "es");
+	else
+		msg_info("image loaded in %lld ms, peak memory %llu KiB, restoring", now_ms() - t0,
+			 peak_rss_kib());
 	msg_flush();
 	r = snap_freeze(snap_fd);
 	if (r < 0) {

@@ -26,7 +26,7 @@
 #   compress threads  torpor's "N compression threads", the kernel's "Using N
 #                 thread(s) for compression"
 #   suspend peak KiB, resume peak KiB: torpor's peak resident memory (kernel: -);
-#                 resume worker peak KiB: each worker process's (sharing the ring and tables)
+#                 resume worker buffer KiB: what each worker process allocates (it shares the ring and tables)
 # and where torpor's time went in each phase (its rounds run with torpor.debug and -v):
 # the write phase's reading, slots, waits, staging, compressing and writing, the load
 # phase's worker processes, waiting for them, feeding, and their reading, hashing and decoding (summed), in ms.
@@ -94,7 +94,7 @@ collect() {
 			sed -n 's/.*torpor: image loaded in \([0-9]*\) ms.*/loadms \1/p' "$2"
 			sed -n 's/.*torpor: image saved: .*peak memory \([0-9]*\) KiB.*/spk \1/p' "$2"
 			sed -n 's/.*torpor: image loaded .*peak memory \([0-9]*\) KiB.*/rpk \1/p' "$2"
-			sed -n 's/.*torpor: image loaded .*KiB, \([0-9]*\) KiB in each of.*/rwk \1/p' "$2"
+			sed -n 's/.*torpor: image loaded .*KiB and a \([0-9]*\) KiB buffer in each of.*/rwk \1/p' "$2"
 			sed -n 's/.*torpor: image saved: .* \([0-9]*\) compression threads*$/thr \1/p' "$2"
 		else
 			sed -n 's/.*kernel: .*Wrote [0-9]* kbytes in \([0-9.]*\) seconds.*/write \1/p' "$2"
@@ -177,7 +177,7 @@ report() {
 		thr) _name="compress threads" ;;
 		spk) _name="suspend peak KiB" ;;
 		rpk) _name="resume peak KiB" ;;
-		rwk) _name="resume worker peak KiB" ;;
+		rwk) _name="resume worker buffer KiB" ;;
 		esac
 		_ratio=$(awk -v a="$_t" -v b="$_r" \
 			'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
