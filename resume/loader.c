@@ -300,7 +300,7 @@ static void progress(struct loader *l, uint64_t *next_step)
 
 /*
  * Check block @i's stored bytes, unpack them into @raw, hand its pages to the
- * kernel.  @stored is untrusted (the device's bytes, or the reader's copy).
+ * kernel (the synchronous path).  @stored is untrusted (the device's bytes).
  */
 static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *stored,
 		      uint8_t *raw)
@@ -358,7 +358,7 @@ static size_t stored_cap(const struct loader *l)
 /*
  * The synchronous path: a window of the data area, read in large sequential
  * requests (WINDOW_BYTES, or one stored block when that is larger), not one
- * request per block, and sliced from the window.  Used when the reader cannot
+ * request per block, and sliced from the window.  Used when the workers cannot
  * be started (no fork, no shared mapping) or the blocks are too large for it.
  */
 struct window {
@@ -440,8 +440,9 @@ struct piece {
 /*
  * A piece's stored bytes are bounded too, so that a worker's read buffer has
  * one size whatever the block table says: the slot and a sixteenth, which
- * holds the LZ4 bound of a slot's worth of blocks of 2 pages or more (256
- * KiB blocks: 4 x 260 KiB), or one block's bound when that is more.
+ * holds the LZ4 bound, in whole pages, of a slot's worth of blocks of 16 pages
+ * or more (256 KiB blocks: 4 x 260 KiB), or one block's bound when that is
+ * more; smaller blocks only make smaller pieces.
  */
 static size_t piece_stored_cap(const struct loader *l, size_t slot)
 {
@@ -635,7 +636,7 @@ static uint32_t usable_cpus(void)
 /*
  * Start the workers when the blocks fit their slots: one per CPU we may run on
  * and one more, whose reads overlap the others' decoding (a worker reads a
- * block, then checks and decodes it), up to LOADER_WORKERS_MAX and the ring's
+ * piece, then checks and decodes its blocks), up to LOADER_WORKERS_MAX and the ring's
  * room.  Returns 0 (running), or -errno: work synchronously then.
  */
 static int start_workers(struct loader *l, struct readahead *ra, struct piece_worker *pw)

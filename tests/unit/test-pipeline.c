@@ -6,10 +6,11 @@
  * /dev/snapshot's read side, a fake allocator hands out swap slots (in order,
  * or scattered), and a sink collects what the loader would write to the
  * kernel.  Then the same image is damaged in every part and must be refused.
- * The loader's checks run twice: with the read-ahead process, and with fork()
- * failing, which is the synchronous fallback.  Then a larger image (more than
- * the read-ahead ring holds) is cut short, and its reader killed, mid-load:
- * each must fail by name with no process left behind.
+ * The loader's checks run four times: with its worker processes (as many as
+ * it picks, one, three), and with fork() failing, which is the synchronous
+ * fallback.  Then a larger image (more than the workers' ring holds) is cut
+ * short, and a worker killed, mid-load: each must fail by name with no
+ * process left behind.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -494,8 +495,8 @@ static void cut_device(struct loader *l)
 }
 
 /*
- * An image larger than the read-ahead ring (3 slots of 2 MiB): the reader
- * cannot have read it all when the first page is fed, so a reader killed then
+ * An image larger than the workers' ring (at most 6 slots of 1 MiB): a worker
+ * cannot have read it all when the first page is fed, so a worker killed then
  * must fail the load.  Cut short, the device must fail it by name, midway.
  */
 static void run_large(void)
