@@ -122,7 +122,7 @@ run_one() {
 	_dbg=
 	[ "$1" != torpor ] || _dbg=1
 	TORPOR_TEST_KERNEL=$3 TORPOR_TEST_MIB=$4 TORPOR_TEST_SMP=$5 TORPOR_QEMU_MEM=$mem \
-		TORPOR_TEST_SWAP=$swap TORPOR_QEMU_TIMEOUT=$tmo TORPOR_TEST_DEBUG=$_dbg \
+		TORPOR_TEST_SWAP=$swap TORPOR_QEMU_TIMEOUT=$tmo TORPOR_TEST_DEBUG=$_dbg TORPOR_TEST_MTTCG=1 \
 		TORPOR_TEST_JOBS=1 sh "$qdir/run.sh" "$2" >"$_tap" 2>&1
 	_took=$(($(date +%s) - _t0))
 	_k=$(sed -n "s/^ok [0-9]* - \([^:]*\): $2: .*/\1/p" "$_tap")

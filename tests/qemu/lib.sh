@@ -14,7 +14,8 @@
 #
 # Knobs: V=1 streams the guest console; TORPOR_CACHE (kernel cache, default .cache/);
 # TORPOR_QEMU_TIMEOUT (seconds per boot, default 180; a boot takes 5-20 s);
-# TORPOR_QEMU_MEM (MiB, default 1024); TORPOR_TEST_SMP (vCPUs, default 1);
+# TORPOR_QEMU_MEM (MiB, default 1024); TORPOR_TEST_SMP (vCPUs, default 1; several
+# take turns on one host thread unless TORPOR_TEST_MTTCG=1, see boot in lib-boot.sh);
 # TORPOR_TEST_MIB (workload size, default 256); TORPOR_TEST_SWAP (swap disk size for
 # truncate -s, default 1G);
 # TORPOR_BUILD (default build/); QEMU (default qemu-system-x86_64);
