@@ -12,7 +12,6 @@
  * short, and a worker killed, mid-load: each must fail by name with no
  * process left behind.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -24,6 +23,7 @@
 
 #include "blkio.h"
 #include "loader.h"
+#include "procdir.h"
 #include "tap.h"
 #include "writer.h"
 
@@ -62,22 +62,6 @@ static size_t sink_len;
 static struct loader *cur;
 static int reader_fds = -1, kill_reader;
 
-static int count_fds(pid_t pid)
-{
-	char path[64];
-	struct dirent *e;
-	DIR *d;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
 
 static ssize_t sink_write(int fd, const void *buf, size_t len)
 {

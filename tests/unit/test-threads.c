@@ -8,7 +8,6 @@
  * loader.  Failures in the middle (swap area full, a write error, a stop
  * request) must come back as errors with every thread of ours gone.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include "config.h"
 #include "loader.h"
 #include "packpool.h"
+#include "procdir.h"
 #include "tap.h"
 #include "writer.h"
 
@@ -121,16 +121,7 @@ static int mkswap_file(void)
 /* Threads of this process. */
 static int nr_tasks(void)
 {
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
+	return dir_entries("/proc/self/task");
 }
 
 static uint64_t polls, stop_at;

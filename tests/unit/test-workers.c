@@ -22,6 +22,7 @@
 #include "image.h"
 #include "loader.h"
 #include "readahead.h"
+#include "procdir.h"
 #include "tap.h"
 
 #define PS 4096
@@ -290,23 +291,6 @@ out:
 
 /* at the first page fed, when asked: our children, and the fewest and most fds one holds */
 static int want_kids, kids, kid_fds_min, kid_fds_max;
-
-static int count_fds(int pid)
-{
-	char path[64];
-	struct dirent *e;
-	DIR *d;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
 
 /* every child of ours, not only the first worker (reader_pid) */
 static void count_children(void)
