@@ -298,12 +298,18 @@ static void progress(struct loader *l, uint64_t *next_step)
 	}
 }
 
+/* What was wrong with a block (unpack_block), or its piece (a worker's token: aux[PIECE_WHAT]). */
+enum { PIECE_READ = 1, PIECE_HASH, PIECE_DECODE };
+
 /*
- * Check block @i's stored bytes, unpack them into @raw, hand its pages to the
- * kernel (the synchronous path).  @stored is untrusted (the device's bytes).
+ * Check block @i's stored bytes (untrusted: the device's) against its hash,
+ * then decode them into @dst; *@ret is where its pages are then (@stored
+ * itself for a block stored raw).  @ns[0] and @ns[1] add the time spent
+ * hashing and decoding, when profiling.
+ * Return: 0, or -EBADMSG with *@what PIECE_HASH or PIECE_DECODE.
  */
-static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *stored,
-		      uint8_t *raw)
+static int unpack_block(const struct loader *l, uint32_t i, const uint8_t *stored, uint8_t *dst,
+			const uint8_t **ret, uint64_t ns[2], uint64_t *what)
 {
 	const struct torpor_block *b = &l->img.blocks[i];
 	size_t raw_len = (size_t)image_block_raw_bytes(&l->img.meta, i);
@@ -311,20 +317,44 @@ static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *
 	int bad;
 	ssize_t n;
 
-	l->failed_block = i;
 	/* the bytes as written: the decoder never sees a block that was damaged */
 	bad = hash64(stored, b->stored_len) != b->hash;
 	t1 = stamp(l);
-	l->t_hash_ns += t1 - t0;
-	if (bad)
-		return FAIL(l, "data block checksum", -EBADMSG);
-	if (b->flags & TORPOR_BLOCK_RAW)
-		return timed_feed(l, snap_fd, stored, raw_len);
-	n = lz4dec_block(stored, b->stored_len, raw, raw_len);
-	l->t_decode_ns += stamp(l) - t1;
-	if (n < 0 || (size_t)n != raw_len)
-		return FAIL(l, "data block does not decompress", -EBADMSG);
-	return timed_feed(l, snap_fd, raw, raw_len);
+	ns[0] += t1 - t0;
+	if (bad) {
+		*what = PIECE_HASH;
+		return -EBADMSG;
+	}
+	if (b->flags & TORPOR_BLOCK_RAW) {
+		*ret = stored;
+		return 0;
+	}
+	n = lz4dec_block(stored, b->stored_len, dst, raw_len);
+	ns[1] += stamp(l) - t1;
+	if (n < 0 || (size_t)n != raw_len) {
+		*what = PIECE_DECODE;
+		return -EBADMSG;
+	}
+	*ret = dst;
+	return 0;
+}
+
+/* The synchronous path: unpack block @i into @raw and hand its pages to the kernel. */
+static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *stored,
+		      uint8_t *raw)
+{
+	uint64_t ns[2] = { 0, 0 }, what = 0;
+	const uint8_t *pages;
+	int r;
+
+	l->failed_block = i;
+	r = unpack_block(l, i, stored, raw, &pages, ns, &what);
+	l->t_hash_ns += ns[0];
+	l->t_decode_ns += ns[1];
+	if (r < 0)
+		return FAIL(l, what == PIECE_HASH ? "data block checksum" :
+			    "data block does not decompress", r);
+	return timed_feed(l, snap_fd, pages, (size_t)image_block_raw_bytes(&l->img.meta, i));
 }
 
 /*
@@ -470,10 +500,10 @@ static void piece_at(const struct loader *l, uint32_t first, size_t slot, struct
 	p->end = i;
 }
 
-/* What a worker's token says about a failed piece (aux[PIECE_WHAT]). */
-enum { PIECE_READ = 1, PIECE_HASH, PIECE_DECODE };
 /* the token's numbers: the failed block, what failed, ns reading, hashing, decoding */
 enum { PIECE_BLOCK, PIECE_WHAT, PIECE_T_READ, PIECE_T_HASH, PIECE_T_DECODE };
+/* unpack_block() adds its two times to &aux[PIECE_T_HASH] */
+_Static_assert(PIECE_T_DECODE == PIECE_T_HASH + 1 && PIECE_T_DECODE < READAHEAD_AUX, "aux layout");
 
 /* A worker's own state: a copy in each worker after the fork. */
 struct piece_worker {
@@ -486,21 +516,19 @@ struct piece_worker {
 };
 
 /*
- * In a worker: read piece @seq block by block, check each block's hash before
- * anything else looks at it, decode it into @buf (a readahead_fill_fn).
+ * In a worker: read piece @seq's stored bytes in one request, then check and
+ * decode its blocks one by one into @buf (a readahead_fill_fn).
  */
 static ssize_t fill_piece(void *ctx, uint64_t seq, uint8_t *buf, size_t cap,
 			  uint64_t aux[READAHEAD_AUX])
 {
 	struct piece_worker *pw = ctx;
 	const struct loader *l = pw->l;
-	const struct torpor_block *b;
-	uint64_t logical, t0, t1, t2;
-	const uint8_t *stored;
+	const uint8_t *pages;
 	struct piece p;
-	size_t off = 0, raw_len;
+	size_t off = 0, soff = 0, raw_len;
+	uint64_t t0;
 	uint32_t i;
-	ssize_t n;
 	int r;
 
 	/* the pieces of the other workers in between */
@@ -526,40 +554,24 @@ static ssize_t fill_piece(void *ctx, uint64_t seq, uint8_t *buf, size_t cap,
 	t0 = stamp(l);
 	r = read_extents(l->dev_fd, l->img.extents, l->img.meta.nr_extents, l->ps, pw->logical,
 			 p.stored_pages, pw->stored);
-	t1 = stamp(l);
-	aux[PIECE_T_READ] += t1 - t0;
+	aux[PIECE_T_READ] += stamp(l) - t0;
 	if (r < 0)
 		return r;
-	logical = pw->logical;
 	for (i = p.first; i < p.end; i++) {
-		b = &l->img.blocks[i];
-		stored = pw->stored + (size_t)(logical - pw->logical) * l->ps;
 		raw_len = (size_t)image_block_raw_bytes(&l->img.meta, i);
 		aux[PIECE_BLOCK] = i;
-		t1 = stamp(l);
-		/* the bytes as written: the decoder never sees a block that was damaged */
-		if (hash64(stored, b->stored_len) != b->hash) {
-			aux[PIECE_WHAT] = PIECE_HASH;
-			return -EBADMSG;
-		}
-		t2 = stamp(l);
-		aux[PIECE_T_HASH] += t2 - t1;
-		if (b->flags & TORPOR_BLOCK_RAW) {
-			memcpy(buf + off, stored, raw_len);
-		} else {
-			n = lz4dec_block(stored, b->stored_len, buf + off, raw_len);
-			if (n < 0 || (size_t)n != raw_len) {
-				aux[PIECE_WHAT] = PIECE_DECODE;
-				return -EBADMSG;
-			}
-		}
-		aux[PIECE_T_DECODE] += stamp(l) - t2;
+		r = unpack_block(l, i, pw->stored + soff, buf + off, &pages,
+				 &aux[PIECE_T_HASH], &aux[PIECE_WHAT]);
+		if (r < 0)
+			return r;
+		if (pages != buf + off)
+			memcpy(buf + off, pages, raw_len);
 		off += raw_len;
-		logical += image_block_pages_stored(b, l->ps);
+		soff += (size_t)image_block_pages_stored(&l->img.blocks[i], l->ps) * l->ps;
 	}
 	aux[PIECE_WHAT] = 0;
 	pw->next = p.end;
-	pw->logical = logical;
+	pw->logical += p.stored_pages;
 	pw->seq++;
 	return (ssize_t)off;
 }
@@ -673,6 +685,7 @@ int loader_feed(struct loader *l, int snap_fd)
 	size_t bb = (size_t)l->img.meta.block_pages * l->ps;
 	struct readahead ra = { 0 };
 	struct piece_worker pw;
+	size_t raw_bytes;
 	uint8_t *raw;
 	int r;
 
@@ -689,7 +702,8 @@ int loader_feed(struct loader *l, int snap_fd)
 		l->reader_pid = ra.pid[0];
 	}
 	/* the synchronous path's block, and the drain's zero page */
-	raw = blkio_alloc(l->workers ? l->ps : bb);
+	raw_bytes = l->workers ? l->ps : bb;
+	raw = blkio_alloc(raw_bytes);
 	if (!raw)
 		r = FAIL(l, "memory for reading blocks", -ENOMEM);
 	else if (l->workers)
@@ -700,7 +714,7 @@ int loader_feed(struct loader *l, int snap_fd)
 	l->reader_pid = 0;
 	if (r == 0)
 		r = drain(l, snap_fd, raw);
-	blkio_free(raw, l->workers ? l->ps : bb);
+	blkio_free(raw, raw_bytes);
 	return r;
 }
 
