@@ -42,6 +42,17 @@ static long long now_ms(void)
 }
 
 /* The most memory this process has held (KiB, getrusage). */
+/* CPU time, user and system, of this process or of its reaped children, in ms */
+static unsigned long long cpu_ms(int who)
+{
+	struct rusage ru;
+
+	if (getrusage(who, &ru) < 0)
+		return 0;
+	return (unsigned long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
+	       (unsigned long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000;
+}
+
 static unsigned long long peak_rss_kib(void)
 {
 	struct rusage ru;
@@ -427,6 +438,7 @@ static void reject(struct loader *l, const char *name)
 static int load_and_restore(struct loader *l, const char *name)
 {
 	long long t0 = now_ms();
+	unsigned long long cpu_self, cpu_workers;
 	int snap_fd, r;
 
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0)
@@ -445,7 +457,12 @@ static int load_and_restore(struct loader *l, const char *name)
 	progress_start(&prog, "loading image", isatty(2), now_ms());
 	l->progress = show_progress;
 	l->profile = msg_debug_enabled();
+	cpu_self = cpu_ms(RUSAGE_SELF);
+	cpu_workers = cpu_ms(RUSAGE_CHILDREN);
 	r = loader_feed(l, snap_fd);
+	/* the workers are reaped by now: their time is in RUSAGE_CHILDREN */
+	cpu_self = cpu_ms(RUSAGE_SELF) - cpu_self;
+	cpu_workers = cpu_ms(RUSAGE_CHILDREN) - cpu_workers;
 	/* its client is not left to be frozen, and on a failure the boot goes on */
 	splash_close(&splash, 300);
 	if (r < 0) {
@@ -469,6 +486,8 @@ static int load_and_restore(struct loader *l, const char *name)
 		  (unsigned long long)(l->t_read_ns / 1000000),
 		  (unsigned long long)(l->t_hash_ns / 1000000),
 		  (unsigned long long)(l->t_decode_ns / 1000000), l->workers);
+	msg_debug("load phase CPU time: %llu ms in this process (feeding the kernel included), "
+		  "%llu ms in the workers", cpu_self, cpu_workers);
 	/*
 	 * A worker's own memory is its read buffer and a few pages of stack: the
 	 * ring and the tables are ours, shared (its ru_maxrss would count them again)

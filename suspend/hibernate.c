@@ -55,6 +55,17 @@ static double now(void)
 /* the recorded filesystems, read again after the snapshot */
 static struct restamp stamps;
 
+/* CPU time, user and system, of this process or this thread (@who for getrusage), in ms */
+static unsigned long long cpu_ms(int who)
+{
+	struct rusage ru;
+
+	if (getrusage(who, &ru) < 0)
+		return 0;
+	return (unsigned long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
+	       (unsigned long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000;
+}
+
 /* The most memory this process has held, from getrusage() (KiB on Linux). */
 static unsigned long long peak_rss_kib(void)
 {
@@ -611,6 +622,7 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 {
 	uint64_t stream = 0, avail = 0;
 	double t0 = now();
+	unsigned long long cpu_all, cpu_own;
 	uint32_t failed = 0;
 	int r;
 
@@ -629,9 +641,14 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 	keys_read = interrupt_keys_start();
 	msg_info("saving %llu MiB image to %s (%llu MiB free)%s", MIB(stream), t->dev_name,
 		 MIB(avail), keys_read ? "; Esc or Ctrl-C aborts" : "");
+	cpu_all = cpu_ms(RUSAGE_SELF);
+	cpu_own = cpu_ms(RUSAGE_THREAD);
 	r = writer_save(w, snap_fd, stream);
 	if (r == 0)
 		r = writer_commit(w, orig_sig);
+	/* the threads are joined: RUSAGE_SELF has their time */
+	cpu_all = cpu_ms(RUSAGE_SELF) - cpu_all;
+	cpu_own = cpu_ms(RUSAGE_THREAD) - cpu_own;
 	keys_read = 0;
 	if (r < 0) {
 		if (r != -ECANCELED)
@@ -654,6 +671,8 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		  "%llu ms (all threads), writing %llu ms", NS_MS(w->t_read), NS_MS(w->t_alloc),
 		  NS_MS(w->t_wait_pack), NS_MS(w->t_copy), NS_MS(w->t_wait_write),
 		  NS_MS(w->t_pack), NS_MS(w->t_write));
+	msg_debug("write phase CPU time: %llu ms in all threads, %llu ms in the writer's", cpu_all,
+		  cpu_own);
 	if (w->lingering)
 		msg_warn("%u of torpor-suspend's threads were still known to the kernel a second "
 			 "after they ended", w->lingering);
