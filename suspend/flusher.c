@@ -3,12 +3,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "blkio.h"
 #include "flusher.h"
 #include "taskwait.h"
 
 #define STACK_BYTES	(64u << 10)
+#define WRITE_IOV	64	/* iovecs per pwritev(): a run of blocks is a few */
 
 /**
  * flusher_write_runs() - write @pages pages of @buf to the device offsets @off,
@@ -32,6 +34,77 @@ int flusher_write_runs(int fd, const uint8_t *buf, const uint64_t *off, size_t p
 	return 0;
 }
 
+/* pwritev() all of @iov (@cnt entries, @len bytes) at @off; it is consumed. */
+static int pwritev_all(int fd, struct iovec *iov, int cnt, size_t len, uint64_t off)
+{
+	ssize_t n;
+
+	while (len) {
+		n = pwritev(fd, iov, cnt, (off_t)off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+		/* a short write: skip what was written */
+		while (cnt && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			cnt--;
+		}
+		if (cnt) {
+			iov->iov_base = (uint8_t *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+/**
+ * flusher_write_pages() - write @pages pages, page i from @src[i] to the device
+ * offset @off[i]: one pwritev() per run of contiguous offsets (more when the run
+ * gathers from more than WRITE_IOV places), pages adjacent in memory in one iovec
+ * Return: 0 or -errno.
+ */
+int flusher_write_pages(int fd, const uint8_t *const *src, const uint64_t *off, size_t pages,
+			uint32_t page_size)
+{
+	struct iovec iov[WRITE_IOV];
+	uint64_t at = 0;
+	size_t i, len = 0;
+	int cnt = 0, r;
+
+	for (i = 0; i < pages; i++) {
+		int contiguous = len && off[i] == at + len;
+
+		if (contiguous && (const uint8_t *)iov[cnt - 1].iov_base + iov[cnt - 1].iov_len ==
+				  src[i]) {
+			iov[cnt - 1].iov_len += page_size;
+			len += page_size;
+			continue;
+		}
+		if (len && (!contiguous || cnt == WRITE_IOV)) {
+			r = pwritev_all(fd, iov, cnt, len, at);
+			if (r < 0)
+				return r;
+			at += len;
+			len = 0;
+			cnt = 0;
+		}
+		if (!len)
+			at = off[i];
+		iov[cnt].iov_base = (void *)src[i];
+		iov[cnt].iov_len = page_size;
+		cnt++;
+		len += page_size;
+	}
+	return len ? pwritev_all(fd, iov, cnt, len, at) : 0;
+}
+
 /**
  * flusher_init() - allocate both buffers and their offset tables, before the freeze
  * @cap: bytes of each buffer, whole pages; @threaded: write on a thread of our own
@@ -48,9 +121,9 @@ int flusher_init(struct flusher *f, int dev_fd, size_t cap, uint32_t page_size, 
 	f->threaded = threaded;
 	f->stack_bytes = STACK_BYTES;
 	for (i = 0; i < 2; i++) {
-		f->buf[i].data = blkio_alloc(cap);
+		f->buf[i].src = blkio_alloc(cap / page_size * sizeof(*f->buf[i].src));
 		f->buf[i].off = blkio_alloc(cap / page_size * sizeof(uint64_t));
-		if (!f->buf[i].data || !f->buf[i].off)
+		if (!f->buf[i].src || !f->buf[i].off)
 			goto nomem;
 	}
 	if (threaded) {
@@ -70,7 +143,8 @@ nomem:
 /* Bytes flusher_init() allocated. */
 size_t flusher_bytes(const struct flusher *f)
 {
-	return 2 * (f->cap + f->cap / f->ps * sizeof(uint64_t)) + (f->stack ? f->stack_bytes : 0);
+	return 2 * (f->cap / f->ps * (sizeof(uint64_t) + sizeof(uint8_t *))) +
+	       (f->stack ? f->stack_bytes : 0);
 }
 
 static void *flusher_main(void *arg)
@@ -93,13 +167,15 @@ static void *flusher_main(void *arg)
 		/* after a failed write the image is lost anyway: the rest is not written */
 		t0 = task_clock_ns();
 		if (r == 0)
-			r = flusher_write_runs(f->dev_fd, b->data, b->off, b->fill / f->ps, f->ps);
+			r = flusher_write_pages(f->dev_fd, b->src, b->off, b->fill / f->ps, f->ps);
 		f->write_ns += task_clock_ns() - t0;
 		pthread_mutex_lock(&f->lock);
 		if (r < 0 && !f->err)
 			f->err = r;
+		f->jobs_written += b->jobs;
 		b->busy = 0;
 		b->fill = 0;
+		b->jobs = 0;
 		f->wnext ^= 1;
 		pthread_cond_broadcast(&f->cv);
 	}
@@ -127,15 +203,15 @@ int flusher_start(struct flusher *f)
 	return 0;
 }
 
-/* The buffer to fill: its data, fill and off. */
+/* The batch to fill: its src, off, fill and jobs. */
 struct flush_buf *flusher_current(struct flusher *f)
 {
 	return &f->buf[f->cur];
 }
 
 /**
- * flusher_submit() - the current buffer, with an offset for each staged page,
- * goes to disk; the other one becomes current once it is written
+ * flusher_submit() - the current batch, a source and an offset for each staged
+ * page, goes to disk; the other one becomes current once it is written
  * Return: 0, or the first write error so far (-errno).
  */
 int flusher_submit(struct flusher *f)
@@ -149,9 +225,11 @@ int flusher_submit(struct flusher *f)
 
 	if (!f->started) {
 		t0 = task_clock_ns();
-		r = flusher_write_runs(f->dev_fd, b->data, b->off, b->fill / f->ps, f->ps);
+		r = flusher_write_pages(f->dev_fd, b->src, b->off, b->fill / f->ps, f->ps);
 		f->write_ns += task_clock_ns() - t0;
+		f->jobs_written += b->jobs;
 		b->fill = 0;
+		b->jobs = 0;
 		return r;
 	}
 	pthread_mutex_lock(&f->lock);
@@ -180,6 +258,19 @@ int flusher_drain(struct flusher *f)
 	return r;
 }
 
+/* Jobs of the batches written so far (the writer releases them). */
+uint64_t flusher_jobs_written(struct flusher *f)
+{
+	uint64_t n;
+
+	if (!f->started)
+		return f->jobs_written;
+	pthread_mutex_lock(&f->lock);
+	n = f->jobs_written;
+	pthread_mutex_unlock(&f->lock);
+	return n;
+}
+
 /**
  * flusher_stop() - the thread writes what it was handed, then ends; joined,
  * and waited for until the kernel released it (f->lingering says it did not)
@@ -187,24 +278,26 @@ int flusher_drain(struct flusher *f)
  */
 int flusher_stop(struct flusher *f)
 {
-	int r;
+	int r = 0;
 
-	if (!f->started)
-		return 0;
-	pthread_mutex_lock(&f->lock);
-	f->stop = 1;
-	pthread_cond_broadcast(&f->cv);
-	pthread_mutex_unlock(&f->lock);
-	pthread_join(f->thread, NULL);
-	if (task_wait_released(f->tid, 1000) < 0)
-		f->lingering = 1;
-	r = f->err;
+	if (f->started) {
+		pthread_mutex_lock(&f->lock);
+		f->stop = 1;
+		pthread_cond_broadcast(&f->cv);
+		pthread_mutex_unlock(&f->lock);
+		pthread_join(f->thread, NULL);
+		if (task_wait_released(f->tid, 1000) < 0)
+			f->lingering = 1;
+		r = f->err;
+	}
 	/* as after flusher_init(): it can be started again */
 	f->started = 0;
 	f->stop = 0;
 	f->err = 0;
 	f->cur = f->wnext = 0;
+	f->jobs_written = 0;
 	f->buf[0].fill = f->buf[1].fill = 0;
+	f->buf[0].jobs = f->buf[1].jobs = 0;
 	f->buf[0].busy = f->buf[1].busy = 0;
 	return r;
 }
@@ -215,9 +308,9 @@ void flusher_free(struct flusher *f)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		blkio_free(f->buf[i].data, f->cap);
+		blkio_free(f->buf[i].src, f->cap / f->ps * sizeof(*f->buf[i].src));
 		blkio_free(f->buf[i].off, f->cap / f->ps * sizeof(uint64_t));
-		f->buf[i].data = NULL;
+		f->buf[i].src = NULL;
 		f->buf[i].off = NULL;
 	}
 	blkio_free(f->stack, f->stack_bytes);

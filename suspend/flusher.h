@@ -2,13 +2,14 @@
 /*
  * flusher.h - the writes of the image, on a thread of their own
  *
- * Two staging buffers: the writer fills one with packed blocks while a thread
- * writes the other into the swap slots the writer allocated for it, one
- * pwrite() per run of contiguous slots.  The writer allocates the slots and
- * records the extents itself (SNAPSHOT_ALLOC_SWAP_PAGE stays on its thread);
- * the thread only writes.  Buffers go to disk in the order they were handed
- * over.  Without the thread (or when it cannot start) flusher_submit() writes
- * at once.  The thread starts after CREATE_IMAGE and is joined before the
+ * Two batches: the writer gathers packed blocks in one (where each page is,
+ * and the swap slot it goes to) while a thread writes the other, one pwritev()
+ * per run of contiguous slots, straight from the pack jobs' buffers: nothing is
+ * copied.  The writer allocates the slots and records the extents itself
+ * (SNAPSHOT_ALLOC_SWAP_PAGE stays on its thread); the thread only writes, and
+ * counts the jobs it has written, which the writer then releases.  Batches go
+ * to disk in the order they were handed over.  Without the thread (or when it
+ * cannot start) flusher_submit() writes at once.  The thread starts after CREATE_IMAGE and is joined before the
  * writer returns, as the pack workers are (see packpool.h).
  */
 #ifndef SUSPEND_FLUSHER_H
@@ -19,12 +20,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define FLUSH_BUF_BYTES	(4u << 20)	/* each staging buffer, at least one block */
+#define FLUSH_BUF_BYTES	(4u << 20)	/* each batch, at least one block */
 
 struct flush_buf {
-	uint8_t *data;
+	const uint8_t **src;		/* where each staged page is */
 	size_t fill;			/* bytes staged, whole pages */
 	uint64_t *off;			/* device offset of each staged page */
+	unsigned jobs;			/* pack jobs whose pages these are */
 	int busy;			/* handed to the thread, not yet written */
 };
 
@@ -40,6 +42,7 @@ struct flusher {
 	int stop;
 	int err;			/* the first write error */
 	int lingering;			/* the thread was not released after the join */
+	uint64_t jobs_written;		/* jobs of the batches written, failed ones too */
 	uint64_t write_ns;		/* time spent in the writes */
 	pid_t tid;
 	size_t stack_bytes;
@@ -55,9 +58,12 @@ int flusher_start(struct flusher *f);
 struct flush_buf *flusher_current(struct flusher *f);
 int flusher_submit(struct flusher *f);
 int flusher_drain(struct flusher *f);
+uint64_t flusher_jobs_written(struct flusher *f);
 int flusher_stop(struct flusher *f);
 void flusher_free(struct flusher *f);
 int flusher_write_runs(int fd, const uint8_t *buf, const uint64_t *off, size_t pages,
 		       uint32_t page_size);
+int flusher_write_pages(int fd, const uint8_t *const *src, const uint64_t *off, size_t pages,
+			uint32_t page_size);
 
 #endif

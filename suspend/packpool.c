@@ -5,9 +5,13 @@
  * A ring of nr_jobs jobs.  The caller takes the job after the newest one
  * (pack_pool_get), fills its raw buffer, submits it; workers take submitted
  * jobs in order and pack them; the caller collects the oldest job, which it
- * waits for, and puts it back.  Sequence numbers only grow, so job k is
- * jobs[k % nr_jobs] and the ring is full when next_submit - next_collect ==
- * nr_jobs.
+ * waits for, and puts it aside (pack_pool_put): its packed bytes stay where
+ * they are until the caller has written them and releases the job
+ * (pack_pool_release), oldest first.  Sequence numbers only grow, so job k is
+ * jobs[k % nr_jobs].  In flight (submitted, not collected) are at most
+ * nr_raw jobs, one per raw buffer: job k reads into raws[k % nr_raw], free
+ * again once job k - nr_raw was collected.  Held (collected, not released)
+ * are at most nr_jobs - nr_raw, so a job that is taken is always free.
  */
 #include <errno.h>
 #include <lz4.h>
@@ -30,6 +34,7 @@ enum job_state {
 	JOB_QUEUED,
 	JOB_PACKING,
 	JOB_PACKED,
+	JOB_HELD,			/* collected: its packed bytes wait to be written */
 };
 
 /**
@@ -135,12 +140,16 @@ static size_t state_bytes(const struct pack_setting *s)
  * @threads: workers (0: pack on the caller's thread), at most PACK_THREADS_MAX
  * @block_bytes: the largest block, whole pages
  *
- * Jobs: two per worker (one being packed, one waiting), fewer when their
- * buffers would pass PACK_JOBS_BYTES_MAX, at least two; one without workers.
+ * @hold: jobs the caller keeps after collecting them, until it releases them
+ *
+ * Jobs in flight: two per worker (one being packed, one waiting), fewer when
+ * their raw and packed buffers would pass PACK_JOBS_BYTES_MAX, at least two;
+ * one without workers.  Each has a raw buffer; @hold more jobs have only their
+ * packed buffer.
  * Return: 0, -EINVAL for a thread count out of range, -ENOMEM.
  */
 int pack_pool_init(struct pack_pool *p, const struct pack_setting *s, unsigned threads,
-		   size_t block_bytes, uint32_t page_size)
+		   size_t block_bytes, uint32_t page_size, unsigned hold)
 {
 	unsigned i, nw = threads ? threads : 1;
 	size_t per_job = 2 * block_bytes;
@@ -155,21 +164,23 @@ int pack_pool_init(struct pack_pool *p, const struct pack_setting *s, unsigned t
 	p->block_bytes = block_bytes;
 	p->stack_bytes = STACK_BYTES;
 	p->state_bytes = (state_bytes(s) + 4095) & ~(size_t)4095;
-	p->nr_jobs = threads ? 2 * threads : 1;
-	if (threads && p->nr_jobs * per_job > PACK_JOBS_BYTES_MAX)
-		p->nr_jobs = PACK_JOBS_BYTES_MAX / per_job;
-	if (threads && p->nr_jobs < 2)
-		p->nr_jobs = 2;
+	p->nr_raw = threads ? 2 * threads : 1;
+	if (threads && p->nr_raw * per_job > PACK_JOBS_BYTES_MAX)
+		p->nr_raw = (unsigned)(PACK_JOBS_BYTES_MAX / per_job);
+	if (threads && p->nr_raw < 2)
+		p->nr_raw = 2;
+	p->nr_jobs = p->nr_raw + hold;
 	p->jobs = calloc(p->nr_jobs, sizeof(*p->jobs));
+	p->raws = calloc(p->nr_raw, sizeof(*p->raws));
 	p->workers = calloc(nw, sizeof(*p->workers));
-	if (!p->jobs || !p->workers)
+	if (!p->jobs || !p->raws || !p->workers)
 		goto nomem;
-	for (i = 0; i < p->nr_jobs; i++) {
-		p->jobs[i].raw = blkio_alloc(block_bytes);
-		p->jobs[i].out = blkio_alloc(block_bytes);
-		if (!p->jobs[i].raw || !p->jobs[i].out)
+	for (i = 0; i < p->nr_raw; i++)
+		if (!(p->raws[i] = blkio_alloc(block_bytes)))
 			goto nomem;
-	}
+	for (i = 0; i < p->nr_jobs; i++)
+		if (!(p->jobs[i].out = blkio_alloc(block_bytes)))
+			goto nomem;
 	for (i = 0; i < nw; i++) {
 		p->workers[i].pool = p;
 		p->workers[i].index = i;
@@ -194,7 +205,7 @@ nomem:
 /* Bytes pack_pool_init() allocated. */
 size_t pack_pool_bytes(const struct pack_pool *p)
 {
-	return (size_t)p->nr_jobs * 2 * p->block_bytes +
+	return ((size_t)p->nr_raw + p->nr_jobs) * p->block_bytes +
 	       p->nr_workers * (p->state_bytes + (p->nr_threads ? p->stack_bytes : 0));
 }
 
@@ -257,16 +268,22 @@ int pack_pool_start(struct pack_pool *p)
 	return 0;
 }
 
-/* The next free job to fill, or NULL when all are in flight (collect one first). */
+/*
+ * The next free job to fill, its raw buffer set; NULL when the raw buffers are
+ * all in flight (collect one first) or the job is still held (release first).
+ */
 struct pack_job *pack_pool_get(struct pack_pool *p)
 {
-	unsigned depth = p->nr_threads ? p->nr_jobs : 1;
+	unsigned depth = p->nr_threads ? p->nr_raw : 1;
 	struct pack_job *j;
 
 	if (p->next_submit - p->next_collect >= depth)
 		return NULL;
 	j = &p->jobs[p->next_submit % p->nr_jobs];
-	return j->state == JOB_FREE ? j : NULL;
+	if (j->state != JOB_FREE)
+		return NULL;
+	j->raw = p->raws[p->next_submit % p->nr_raw];
+	return j;
 }
 
 /* Hand over a job whose raw and len are set; without workers it is packed now. */
@@ -308,11 +325,19 @@ struct pack_job *pack_pool_collect(struct pack_pool *p)
 	return j;
 }
 
-/* The collected job is free again. */
+/* The collected job is out of flight; its packed bytes stay until pack_pool_release(). */
 void pack_pool_put(struct pack_pool *p, struct pack_job *j)
 {
-	j->state = JOB_FREE;
+	j->state = JOB_HELD;
+	j->raw = NULL;
 	p->next_collect++;
+}
+
+/* The @n oldest jobs put aside are free again (their bytes are written). */
+void pack_pool_release(struct pack_pool *p, unsigned n)
+{
+	for (; n && p->next_release < p->next_collect; n--)
+		p->jobs[p->next_release++ % p->nr_jobs].state = JOB_FREE;
 }
 
 /**
@@ -340,7 +365,7 @@ int pack_pool_stop(struct pack_pool *p)
 	/* as after pack_pool_init(): the pool can be started again */
 	p->started = 0;
 	p->stop = 0;
-	p->next_submit = p->next_take = p->next_collect = 0;
+	p->next_submit = p->next_take = p->next_collect = p->next_release = 0;
 	for (i = 0; i < p->nr_jobs; i++)
 		p->jobs[i].state = JOB_FREE;
 	return 0;
@@ -352,17 +377,20 @@ void pack_pool_free(struct pack_pool *p)
 	unsigned i;
 
 	if (p->jobs)
-		for (i = 0; i < p->nr_jobs; i++) {
-			blkio_free(p->jobs[i].raw, p->block_bytes);
+		for (i = 0; i < p->nr_jobs; i++)
 			blkio_free(p->jobs[i].out, p->block_bytes);
-		}
+	if (p->raws)
+		for (i = 0; i < p->nr_raw; i++)
+			blkio_free(p->raws[i], p->block_bytes);
 	if (p->workers)
 		for (i = 0; i < p->nr_workers; i++) {
 			blkio_free(p->workers[i].state, p->state_bytes);
 			blkio_free(p->workers[i].stack, p->stack_bytes);
 		}
 	free(p->jobs);
+	free(p->raws);
 	free(p->workers);
 	p->jobs = NULL;
+	p->raws = NULL;
 	p->workers = NULL;
 }

@@ -29,7 +29,7 @@
 #include <sys/types.h>
 
 #define PACK_THREADS_MAX	16
-#define PACK_JOBS_BYTES_MAX	(28u << 20)	/* raw and packed buffers of all jobs */
+#define PACK_JOBS_BYTES_MAX	(28u << 20)	/* raw and packed buffers of the jobs in flight */
 
 enum pack_kind {
 	PACK_LZ4 = 0,			/* LZ4 with acceleration level (1 = default) */
@@ -76,10 +76,12 @@ struct pack_pool {
 	size_t stack_bytes;
 	size_t state_bytes;
 	struct pack_job *jobs;
+	unsigned nr_raw;		/* raw buffers: the most jobs in flight */
+	uint8_t **raws;
 	struct pack_worker *workers;	/* nr_threads entries, at least one (its state packs inline) */
 	unsigned started;		/* workers running */
 	unsigned lingering;		/* workers the kernel had not released after the join */
-	uint64_t next_submit, next_take, next_collect;
+	uint64_t next_submit, next_take, next_collect, next_release;
 	int stop;
 	pthread_mutex_t lock;
 	pthread_cond_t work;		/* a job was submitted, or stop */
@@ -90,13 +92,14 @@ int pack_setting_parse(const char *s, struct pack_setting *ret);
 void pack_setting_name(const struct pack_setting *s, char *buf, size_t len);
 unsigned pack_default_threads(void);
 int pack_pool_init(struct pack_pool *p, const struct pack_setting *s, unsigned threads,
-		   size_t block_bytes, uint32_t page_size);
+		   size_t block_bytes, uint32_t page_size, unsigned hold);
 size_t pack_pool_bytes(const struct pack_pool *p);
 int pack_pool_start(struct pack_pool *p);
 struct pack_job *pack_pool_get(struct pack_pool *p);
 void pack_pool_submit(struct pack_pool *p, struct pack_job *j);
 struct pack_job *pack_pool_collect(struct pack_pool *p);
 void pack_pool_put(struct pack_pool *p, struct pack_job *j);
+void pack_pool_release(struct pack_pool *p, unsigned n);
 int pack_pool_stop(struct pack_pool *p);
 void pack_pool_free(struct pack_pool *p);
 

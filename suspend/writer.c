@@ -91,6 +91,15 @@ int writer_init(struct writer *w, int dev_fd, uint64_t header_offset, uint32_t p
 	return 0;
 }
 
+/*
+ * Blocks a batch of the flusher holds at most: as many as fill it when none
+ * compresses; two batches' worth of jobs are held (one filling, one being written).
+ */
+static unsigned batch_jobs(const struct writer *w)
+{
+	return (unsigned)(w->fl.cap / w->raw_cap);
+}
+
 /**
  * writer_setup_pack() - compression setting and pack workers, before the freeze
  * @threads: workers, 0 to pack on the writer's thread, at most PACK_THREADS_MAX
@@ -105,9 +114,9 @@ int writer_setup_pack(struct writer *w, const struct pack_setting *s, unsigned t
 	struct pack_setting lz4 = { PACK_LZ4, 1 };
 
 	pack_pool_free(&w->pool);
-	r = pack_pool_init(&w->pool, s, threads, w->raw_cap, w->ps);
+	r = pack_pool_init(&w->pool, s, threads, w->raw_cap, w->ps, 2 * batch_jobs(w));
 	if (r < 0) {
-		if (pack_pool_init(&w->pool, &lz4, 0, w->raw_cap, w->ps) == 0) {
+		if (pack_pool_init(&w->pool, &lz4, 0, w->raw_cap, w->ps, 2 * batch_jobs(w)) == 0) {
 			w->pack = lz4;
 			w->threads = 0;
 		}
@@ -254,7 +263,16 @@ static int read_block(struct writer *w, uint8_t *raw, size_t len)
 	return 0;
 }
 
-/* Stage 3: the staging buffer gets its slots and goes to the flusher. */
+/* The jobs of the batches the flusher has written are free again. */
+static void release_written(struct writer *w)
+{
+	uint64_t n = flusher_jobs_written(&w->fl);
+
+	pack_pool_release(&w->pool, (unsigned)(n - w->jobs_released));
+	w->jobs_released = n;
+}
+
+/* Stage 3: the batch gets its slots and goes to the flusher. */
 static int flush_out(struct writer *w)
 {
 	struct torpor_meta *m = &w->img.meta;
@@ -274,25 +292,33 @@ static int flush_out(struct writer *w)
 	m->data_pages += pages;
 	r = flusher_submit(&w->fl);
 	w->t_wait_write += task_clock_ns() - t1;
+	release_written(w);
 	return r;
 }
 
-/* A packed block, the oldest in flight, joins the staging buffer and the block table. */
+/*
+ * A packed block, the oldest in flight, joins the batch (where its pages are;
+ * they stay in the job until written) and the block table.
+ */
 static int stage_block(struct writer *w, struct pack_job *j)
 {
 	struct torpor_block *b = &w->img.blocks[w->consumed / w->raw_cap];
 	struct flush_buf *fb = flusher_current(&w->fl);
+	size_t i, first;
 	uint64_t t0;
 	int r;
 
-	if (w->fl.cap - fb->fill < j->padded) {
+	if (w->fl.cap - fb->fill < j->padded || fb->jobs == batch_jobs(w)) {
 		r = flush_out(w);
 		if (r < 0)
 			return r;
 		fb = flusher_current(&w->fl);
 	}
 	t0 = task_clock_ns();
-	memcpy(fb->data + fb->fill, j->out, j->padded);
+	first = fb->fill / w->ps;
+	for (i = 0; i < j->padded / w->ps; i++)
+		fb->src[first + i] = j->out + i * w->ps;
+	fb->jobs++;
 	w->t_copy += task_clock_ns() - t0;
 	fb->fill += j->padded;
 	b->stored_len = j->stored_len;
@@ -390,8 +416,22 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 		t0 = task_clock_ns();
 		j = pack_pool_collect(&w->pool);
 		w->t_wait_pack += task_clock_ns() - t0;
-		if (!j)
-			break;
+		if (!j) {
+			if (read_bytes == stream_bytes)
+				break;
+			/*
+			 * nothing in flight and no job free: all are held by the two
+			 * batches (it cannot happen with 2 batches' worth of jobs held,
+			 * but never loop): write both, which frees their jobs
+			 */
+			r = flush_out(w);
+			if (r == 0)
+				r = flusher_drain(&w->fl);
+			release_written(w);
+			if (r < 0)
+				break;
+			continue;
+		}
 		r = stage_block(w, j);
 		pack_pool_put(&w->pool, j);
 		if (r < 0)
@@ -411,6 +451,7 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 		r = flusher_drain(&w->fl);
 	w->t_wait_write += task_clock_ns() - t0;
 	r2 = stop_threads(w);
+	w->jobs_released = 0;
 	return r < 0 ? r : r2;
 }
 

@@ -6,9 +6,10 @@
  *   read   (snapshot fd → raw block, one whole page per read()), on the writer's thread
  *   pack   (raw block → LZ4 → hash of the stored bytes → page padded), on the
  *          pack workers (packpool.h), one per CPU, or inline with one CPU
- *   flush  (packed blocks, in stream order, into a staging buffer; swap slots
- *          from ALLOC_SWAP_PAGE for each of its pages; the buffer written by
- *          the flusher thread (flusher.h) while the next one fills)
+ *   flush  (packed blocks, in stream order, gathered into a batch; swap slots
+ *          from ALLOC_SWAP_PAGE for each of its pages; the batch written by
+ *          the flusher thread (flusher.h) straight from the jobs' buffers while
+ *          the next one gathers; then the jobs are free again)
  * Blocks come back from the workers in the order they were read, so the data
  * is byte for byte what one thread writes; only the slots may differ.
  */
@@ -41,6 +42,7 @@ struct writer {
 	uint32_t blocks_cap, ext_cap;
 	uint64_t consumed;		/* stream bytes read so far */
 	uint64_t slots;			/* swap slots taken */
+	uint64_t jobs_released;		/* pack jobs written and released, in writer_save() */
 	unsigned threads_used;		/* pack workers that ran, after writer_save() */
 	unsigned lingering;		/* threads the kernel had not released in time */
 	/* where the time went, in ns, for -v: on the writer's thread ... */

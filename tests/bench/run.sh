@@ -29,7 +29,9 @@
 #                 resume worker buffer KiB: what each worker process allocates (it shares the ring and tables)
 # and where torpor's time went in each phase (its rounds run with torpor.debug and -v):
 # the write phase's reading, slots, waits, staging, compressing and writing, the load
-# phase's worker processes, waiting for them, feeding, and their reading, hashing and decoding (summed), in ms.
+# phase's worker processes, waiting for them, feeding, and their reading, hashing and decoding (summed), in ms
+# of wall clock (on one vCPU time-sharing counts twice), then each phase's CPU time (getrusage): all threads and
+# the writer's thread; the main process and the worker processes.
 # The guest gets 1024 MiB, or 4 x the fill if that is more: the kernel needs free
 # memory about the size of the snapshot, and its default image_size (2/5 of RAM) must
 # hold the whole snapshot, or the kernel first reclaims memory down to image_size,
@@ -106,6 +108,8 @@ collect() {
 		if [ "$1" = torpor ] && [ -f "${4:-}" ]; then
 			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: where the time went: reading the snapshot \([0-9]*\) ms, slots \([0-9]*\) ms, waiting for compression \([0-9]*\) ms, staging \([0-9]*\) ms, waiting for writes \([0-9]*\) ms; compressing \([0-9]*\) ms (all threads), writing \([0-9]*\) ms.*/w_read \1\nw_slots \2\nw_waitpack \3\nw_stage \4\nw_waitwr \5\nw_pack \6\nw_write \7/p'
 			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: load phase: waiting for the workers \([0-9]*\) ms, feeding the kernel \([0-9]*\) ms; reading \([0-9]*\) ms, checking hashes \([0-9]*\) ms, decoding \([0-9]*\) ms (summed over \([0-9]*\) workers).*/l_wait \1\nl_feed \2\nl_read \3\nl_hash \4\nl_dec \5\nl_workers \6/p'
+			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: write phase CPU time: \([0-9]*\) ms in all threads, \([0-9]*\) ms in the writer.*/w_cpu \1\nw_cpuw \2/p'
+			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: load phase CPU time: \([0-9]*\) ms in this process.*, \([0-9]*\) ms in the workers.*/l_cpu \1\nl_cpuw \2/p'
 		fi
 	} | awk -v p="$3" '
 	$1 == "loadms" { printf "%s load %.3f\n", p, $2 / 1000; next }
@@ -185,12 +189,12 @@ report() {
 	done
 	[ -n "$(vals "$1" "$2" "$3" torpor w_read)" ] || return 0
 	echo "where torpor's time went (ms, medians; compressing and writing summed over threads):"
-	for _m in w_read w_slots w_waitpack w_stage w_waitwr w_pack w_write l_workers l_wait l_feed l_read l_hash l_dec; do
+	for _m in w_read w_slots w_waitpack w_stage w_waitwr w_pack w_write w_cpu w_cpuw l_workers l_wait l_feed l_read l_hash l_dec l_cpu l_cpuw; do
 		case $_m in
 		w_read) _name="write: reading the snapshot" ;;
 		w_slots) _name="write: slot allocation" ;;
 		w_waitpack) _name="write: waiting for compression" ;;
-		w_stage) _name="write: staging copies" ;;
+		w_stage) _name="write: staging" ;;
 		w_waitwr) _name="write: waiting for writes" ;;
 		w_pack) _name="write: compressing" ;;
 		w_write) _name="write: writing" ;;
@@ -200,6 +204,10 @@ report() {
 		l_read) _name="load: reading (workers, summed)" ;;
 		l_hash) _name="load: checking hashes (the same)" ;;
 		l_dec) _name="load: decoding (the same)" ;;
+		w_cpu) _name="write: CPU time, all threads" ;;
+		w_cpuw) _name="write: CPU time, writer's thread" ;;
+		l_cpu) _name="load: CPU time, main process" ;;
+		l_cpuw) _name="load: CPU time, workers" ;;
 		esac
 		printf '  %-34s %8s\n' "$_name" "$(vals "$1" "$2" "$3" torpor "$_m" | median)"
 	done

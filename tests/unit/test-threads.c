@@ -340,8 +340,52 @@ static void test_parse(void)
 	       config_parse_threads("17", &t) < 0 && config_parse_threads("0", &t) < 0 &&
 	       config_parse_threads("", &t) < 0 && t == 16,
 	       "threads: threads takes auto or 1..16");
-	tap_ok(pack_pool_init(&(struct pack_pool){ 0 }, &set, 17, 1 << 18, PS) == -EINVAL,
+	tap_ok(pack_pool_init(&(struct pack_pool){ 0 }, &set, 17, 1 << 18, PS, 0) == -EINVAL,
 	       "threads: more than 16 workers refused");
+}
+
+/*
+ * flusher_write_pages(): pages gathered from scattered places (every other page
+ * of a buffer, a run of adjacent ones in between) into runs of offsets longer
+ * than one pwritev() takes, with gaps; what lands must be each page at its offset.
+ */
+static void test_write_pages(void)
+{
+	enum { N = 300 };
+	static const uint8_t *src[N];
+	static uint64_t off[N];
+	uint8_t *mem = malloc((size_t)2 * N * PS), *back = malloc((size_t)2 * N * PS);
+	uint64_t at = 0;
+	char path[300];
+	size_t i;
+	int fd, r, ok = 1;
+
+	for (i = 0; i < 2 * N; i++)
+		memset(mem + i * PS, (int)(i % 251) + 1, PS);
+	for (i = 0; i < N; i++) {
+		/* pages 100..139 adjacent in memory (one iovec), the rest every other page */
+		src[i] = mem + (i >= 100 && i < 140 ? 2 * 100 + (i - 100) : 2 * i) * PS;
+		/* runs of 97 pages, then a gap of 3 */
+		off[i] = at;
+		at += PS;
+		if (i % 97 == 96)
+			at += 3 * PS;
+	}
+	snprintf(path, sizeof(path), "%s/pages", dir);
+	fd = open(path, O_CREAT | O_TRUNC | O_RDWR, 0600);
+	r = flusher_write_pages(fd, src, off, N, PS);
+	if (r == 0 && pread(fd, back, (size_t)at, 0) != (ssize_t)at)
+		r = -EIO;
+	for (i = 0; r == 0 && i < N; i++)
+		ok &= !memcmp(back + off[i], src[i], PS);
+	tap_ok(r == 0 && ok, "threads: flusher_write_pages puts %d gathered pages at their offsets "
+	       "(%d)", N, r);
+	r = flusher_write_pages(-1, src, off, N, PS);
+	tap_ok(r == -EBADF, "threads: flusher_write_pages returns the write error (%d)", r);
+	close(fd);
+	unlink(path);
+	free(mem);
+	free(back);
 }
 
 static void test_failures(void)
@@ -390,6 +434,7 @@ int main(void)
 	test_identical();
 	test_settings();
 	test_failures();
+	test_write_pages();
 	snprintf((char *)sink, stream_len, "rm -rf %s", dir);
 	(void)!system((char *)sink);
 	return tap_done();
