@@ -671,8 +671,9 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		  "%llu ms (all threads), writing %llu ms", NS_MS(w->t_read), NS_MS(w->t_alloc),
 		  NS_MS(w->t_wait_pack), NS_MS(w->t_copy), NS_MS(w->t_wait_write),
 		  NS_MS(w->t_pack), NS_MS(w->t_write));
-	msg_debug("write phase CPU time: %llu ms in all threads, %llu ms in the writer's", cpu_all,
-		  cpu_own);
+	msg_debug("write phase CPU time: %llu ms in all threads, %llu ms in the writer's; the "
+		  "commit took %llu ms, %llu ms of it in fdatasync()", cpu_all, cpu_own,
+		  NS_MS(w->t_commit), NS_MS(w->t_sync));
 	if (w->lingering)
 		msg_warn("%u of torpor-suspend's threads were still known to the kernel a second "
 			 "after they ended", w->lingering);

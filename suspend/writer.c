@@ -499,11 +499,16 @@ int writer_commit(struct writer *w, const char orig_sig[10])
 	root.version = TORPOR_FORMAT_VERSION;
 	root.page_size = w->ps;
 	memcpy(root.orig_sig, orig_sig, 10);
+	uint64_t t0 = task_clock_ns(), t1;
+
+	w->t_sync = 0;
 	r = write_meta(w, &root);
 	if (r < 0)
 		return r;
 	/* data and meta must be on stable storage before the root says they exist */
+	t1 = task_clock_ns();
 	r = sync_dev(w->dev_fd);
+	w->t_sync += task_clock_ns() - t1;
 	if (r < 0)
 		return r;
 	page = blkio_alloc(w->ps);
@@ -517,9 +522,12 @@ int writer_commit(struct writer *w, const char orig_sig[10])
 	image_root_encode(&root, page, w->ps);
 	w->header_written = 1;
 	r = blkio_pwrite(w->dev_fd, page, w->ps, w->header_offset);
+	t1 = task_clock_ns();
 	if (r == 0)
 		r = sync_dev(w->dev_fd);
+	w->t_sync += task_clock_ns() - t1;
 	blkio_free(page, w->ps);
+	w->t_commit = task_clock_ns() - t0;
 	return r;
 }
 

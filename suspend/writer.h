@@ -49,6 +49,8 @@ struct writer {
 	uint64_t t_read, t_alloc, t_wait_pack, t_copy, t_wait_write;
 	/* ... and summed over the pack workers, on the flusher thread */
 	uint64_t t_pack, t_write;
+	/* and in writer_commit(): all of it, and the two fdatasync() in it */
+	uint64_t t_commit, t_sync;
 	int header_written;		/* the header page was (maybe) overwritten */
 	void (*progress)(uint64_t done, uint64_t total);
 	/* once per block, before it is read: nonzero stops the write (-ECANCELED) */
