@@ -10,8 +10,9 @@
  *
  * Speed: the copies move 8 or 16 bytes at a time and may run past the end of the literal
  * run or match they copy, as long as that overshoot stays inside both buffers; the next
- * sequence overwrites it.  Near the end of either buffer exact copies take over.  Every
- * length is checked against the room left before anything is copied.
+ * sequence overwrites it.  Near the end of either buffer exact copies take over (never
+ * klibc's memcpy(), see copy.h).  Every length is checked against the room left before
+ * anything is copied.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "copy.h"
 #include "lz4dec.h"
 
 #define MIN_MATCH	4	/* a match copies at least this many bytes */
@@ -26,7 +28,6 @@
 #define MATCH_LIMIT	12	/* and its last match starts at least 12 bytes before its end */
 #define RUN_MASK	15	/* a length nibble of 15: length bytes follow */
 #define WILD		16	/* the widest copy; loops of two overshoot by < 2 * WILD */
-#define LONG_LITERALS	64	/* longer literal runs go to memcpy() */
 
 /*
  * The fast path copies 16 literal bytes (14 at most are real) then 18 match bytes, and
@@ -106,8 +107,7 @@ static inline int copy_literals(const uint8_t **ipp, uint8_t **opp, size_t lit,
 	if (lit > (size_t)(oend - op))
 		return -ENOSPC;
 	end = op + lit;
-	if (lit <= LONG_LITERALS && (size_t)(iend - ip) >= lit + 2 * WILD &&
-	    (size_t)(oend - op) >= lit + 2 * WILD) {
+	if ((size_t)(iend - ip) >= lit + 2 * WILD && (size_t)(oend - op) >= lit + 2 * WILD) {
 		do {
 			copy16(op, ip);
 			copy16(op + WILD, ip + WILD);
@@ -116,7 +116,7 @@ static inline int copy_literals(const uint8_t **ipp, uint8_t **opp, size_t lit,
 		} while (op < end);
 		ip -= op - end;
 	} else {
-		memcpy(op, ip, lit);
+		copy_bytes(op, ip, lit);
 		ip += lit;
 	}
 	*ipp = ip;
@@ -142,7 +142,7 @@ static inline void copy_match(uint8_t *op, size_t off, size_t ml, const uint8_t 
 
 	if (unlikely((size_t)(oend - end) < 2 * WILD)) {
 		if (off >= ml) {
-			memcpy(op, m, ml);
+			copy_bytes(op, m, ml);
 			return;
 		}
 		while (op < end)

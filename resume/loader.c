@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "blkio.h"
+#include "copy.h"
 #include "hash.h"
 #include "loader.h"
 #include "lz4dec.h"
@@ -565,7 +566,7 @@ static ssize_t fill_piece(void *ctx, uint64_t seq, uint8_t *buf, size_t cap,
 		if (r < 0)
 			return r;
 		if (pages != buf + off)
-			memcpy(buf + off, pages, raw_len);
+			copy_bytes(buf + off, pages, raw_len);	/* a raw block */
 		off += raw_len;
 		soff += (size_t)image_block_pages_stored(&l->img.blocks[i], l->ps) * l->ps;
 	}
