@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "blkio.h"
 #include "flusher.h"
@@ -120,6 +121,7 @@ int flusher_init(struct flusher *f, int dev_fd, size_t cap, uint32_t page_size, 
 	f->cap = cap;
 	f->threaded = threaded;
 	f->stack_bytes = STACK_BYTES;
+	f->sync_bytes = FLUSH_SYNC_BYTES;
 	for (i = 0; i < 2; i++) {
 		f->buf[i].src = blkio_alloc(cap / page_size * sizeof(*f->buf[i].src));
 		f->buf[i].off = blkio_alloc(cap / page_size * sizeof(uint64_t));
@@ -128,11 +130,14 @@ int flusher_init(struct flusher *f, int dev_fd, size_t cap, uint32_t page_size, 
 	}
 	if (threaded) {
 		f->stack = blkio_alloc(f->stack_bytes);
-		if (!f->stack)
+		f->sync_stack = blkio_alloc(f->stack_bytes);
+		if (!f->stack || !f->sync_stack)
 			goto nomem;
 		memset(f->stack, 0, f->stack_bytes);
+		memset(f->sync_stack, 0, f->stack_bytes);
 	}
-	if (pthread_mutex_init(&f->lock, NULL) || pthread_cond_init(&f->cv, NULL))
+	if (pthread_mutex_init(&f->lock, NULL) || pthread_cond_init(&f->cv, NULL) ||
+	    pthread_cond_init(&f->sync_cv, NULL))
 		goto nomem;
 	return 0;
 nomem:
@@ -144,13 +149,47 @@ nomem:
 size_t flusher_bytes(const struct flusher *f)
 {
 	return 2 * (f->cap / f->ps * (sizeof(uint64_t) + sizeof(uint8_t *))) +
-	       (f->stack ? f->stack_bytes : 0);
+	       (f->stack ? f->stack_bytes : 0) + (f->sync_stack ? f->stack_bytes : 0);
+}
+
+/*
+ * The syncer: fdatasync() each time the writing thread asks (every
+ * FLUSH_SYNC_BYTES), while that thread goes on writing.  An error is the
+ * flusher's error: the commit would meet it in its own fdatasync() anyway.
+ */
+static void *syncer_main(void *arg)
+{
+	struct flusher *f = arg;
+	uint64_t want;
+	int r;
+
+	pthread_mutex_lock(&f->lock);
+	f->sync_tid = task_self();
+	for (;;) {
+		while (f->sync_done == f->sync_asked && !f->stop)
+			pthread_cond_wait(&f->sync_cv, &f->lock);
+		if (f->sync_done == f->sync_asked)
+			break;		/* stopping, nothing asked */
+		want = f->sync_asked;
+		pthread_mutex_unlock(&f->lock);
+		while ((r = fdatasync(f->dev_fd)) < 0 && errno == EINTR)
+			;
+		r = r < 0 ? -errno : 0;
+		pthread_mutex_lock(&f->lock);
+		if (r < 0 && !f->err)
+			f->err = r;
+		f->sync_done = want;
+		f->syncs++;
+	}
+	pthread_mutex_unlock(&f->lock);
+	return NULL;
 }
 
 static void *flusher_main(void *arg)
 {
 	struct flusher *f = arg;
 	struct flush_buf *b;
+	size_t unsynced = 0;
 	uint64_t t0;
 	int r;
 
@@ -173,6 +212,12 @@ static void *flusher_main(void *arg)
 		if (r < 0 && !f->err)
 			f->err = r;
 		f->jobs_written += b->jobs;
+		unsynced += b->fill;
+		if (f->sync_started && unsynced >= f->sync_bytes) {
+			unsynced = 0;
+			f->sync_asked++;
+			pthread_cond_signal(&f->sync_cv);
+		}
 		b->busy = 0;
 		b->fill = 0;
 		b->jobs = 0;
@@ -184,8 +229,9 @@ static void *flusher_main(void *arg)
 }
 
 /**
- * flusher_start() - start the thread, only after CREATE_IMAGE (see packpool.h)
- * With every signal blocked; when it cannot start, flusher_submit() writes itself.
+ * flusher_start() - start the threads, only after CREATE_IMAGE (see packpool.h)
+ * With every signal blocked; when the writing thread cannot start,
+ * flusher_submit() writes itself; without the syncer, nothing is flushed early.
  * Return: 0, or -errno from pthread_create() (the writes then happen inline).
  */
 int flusher_start(struct flusher *f)
@@ -194,9 +240,14 @@ int flusher_start(struct flusher *f)
 
 	if (!f->threaded || f->started)
 		return 0;
+	f->syncs = 0;
+	/* first the syncer: the writing thread reads sync_started */
+	if (task_start(&f->sync_thread, f->sync_stack, f->stack_bytes, syncer_main, f) == 0)
+		f->sync_started = 1;
 	r = task_start(&f->thread, f->stack, f->stack_bytes, flusher_main, f);
 	if (r < 0) {
 		f->threaded = 0;
+		(void)flusher_stop(f);	/* the syncer, if it started */
 		return r;
 	}
 	f->started = 1;
@@ -287,11 +338,24 @@ int flusher_stop(struct flusher *f)
 		pthread_mutex_unlock(&f->lock);
 		pthread_join(f->thread, NULL);
 		if (task_wait_released(f->tid, 1000) < 0)
-			f->lingering = 1;
-		r = f->err;
+			f->lingering++;
 	}
+	/* after the writing thread: it asks for no sync any more */
+	if (f->sync_started) {
+		pthread_mutex_lock(&f->lock);
+		f->stop = 1;
+		pthread_cond_broadcast(&f->sync_cv);
+		pthread_mutex_unlock(&f->lock);
+		pthread_join(f->sync_thread, NULL);
+		if (task_wait_released(f->sync_tid, 1000) < 0)
+			f->lingering++;
+	}
+	if (f->started || f->sync_started)
+		r = f->err;
 	/* as after flusher_init(): it can be started again */
 	f->started = 0;
+	f->sync_started = 0;
+	f->sync_asked = f->sync_done = 0;
 	f->stop = 0;
 	f->err = 0;
 	f->cur = f->wnext = 0;
@@ -314,5 +378,7 @@ void flusher_free(struct flusher *f)
 		f->buf[i].off = NULL;
 	}
 	blkio_free(f->stack, f->stack_bytes);
+	blkio_free(f->sync_stack, f->stack_bytes);
 	f->stack = NULL;
+	f->sync_stack = NULL;
 }

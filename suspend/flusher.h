@@ -9,7 +9,11 @@
  * (SNAPSHOT_ALLOC_SWAP_PAGE stays on its thread); the thread only writes, and
  * counts the jobs it has written, which the writer then releases.  Batches go
  * to disk in the order they were handed over.  Without the thread (or when it
- * cannot start) flusher_submit() writes at once.  The thread starts after CREATE_IMAGE and is joined before the
+ * cannot start) flusher_submit() writes at once.  A second thread, the syncer,
+ * flushes the device's write cache (fdatasync) after each FLUSH_SYNC_BYTES
+ * written, while the writing goes on, so that the commit's own fdatasync() finds
+ * little left to drain: in QEMU, with 563 MiB written, the commit took 0.36-0.53 s
+ * of a 3.1-3.9 s write phase, nearly all of it in fdatasync().  The thread starts after CREATE_IMAGE and is joined before the
  * writer returns, as the pack workers are (see packpool.h).
  */
 #ifndef SUSPEND_FLUSHER_H
@@ -21,6 +25,7 @@
 #include <sys/types.h>
 
 #define FLUSH_BUF_BYTES	(4u << 20)	/* each batch, at least one block */
+#define FLUSH_SYNC_BYTES	(64u << 20)	/* the syncer's step */
 
 struct flush_buf {
 	const uint8_t **src;		/* where each staged page is */
@@ -41,7 +46,15 @@ struct flusher {
 	int started;			/* the thread runs */
 	int stop;
 	int err;			/* the first write error */
-	int lingering;			/* the thread was not released after the join */
+	int lingering;			/* threads not released after the join */
+	int sync_started;		/* the syncer runs */
+	uint64_t sync_asked, sync_done;	/* fdatasync() calls asked for, and done */
+	uint64_t syncs;			/* fdatasync() calls of the syncer */
+	size_t sync_bytes;		/* its step: FLUSH_SYNC_BYTES (tests set less) */
+	pid_t sync_tid;
+	uint8_t *sync_stack;
+	pthread_t sync_thread;
+	pthread_cond_t sync_cv;
 	uint64_t jobs_written;		/* jobs of the batches written, failed ones too */
 	uint64_t write_ns;		/* time spent in the writes */
 	pid_t tid;

@@ -672,8 +672,9 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		  NS_MS(w->t_wait_pack), NS_MS(w->t_copy), NS_MS(w->t_wait_write),
 		  NS_MS(w->t_pack), NS_MS(w->t_write));
 	msg_debug("write phase CPU time: %llu ms in all threads, %llu ms in the writer's; the "
-		  "commit took %llu ms, %llu ms of it in fdatasync()", cpu_all, cpu_own,
-		  NS_MS(w->t_commit), NS_MS(w->t_sync));
+		  "commit took %llu ms, %llu ms of it in fdatasync() (%llu flushes before it)",
+		  cpu_all, cpu_own, NS_MS(w->t_commit), NS_MS(w->t_sync),
+		  (unsigned long long)w->fl.syncs);
 	if (w->lingering)
 		msg_warn("%u of torpor-suspend's threads were still known to the kernel a second "
 			 "after they ended", w->lingering);
