@@ -107,7 +107,7 @@ int flusher_write_pages(int fd, const uint8_t *const *src, const uint64_t *off, 
 }
 
 /**
- * flusher_init() - allocate both buffers and their offset tables, before the freeze
+ * flusher_init() - allocate both batches' tables and the threads' stacks, before the freeze
  * @cap: bytes of each buffer, whole pages; @threaded: write on a thread of our own
  * Return: 0 or -ENOMEM.
  */

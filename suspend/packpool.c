@@ -392,5 +392,6 @@ void pack_pool_free(struct pack_pool *p)
 	free(p->workers);
 	p->jobs = NULL;
 	p->raws = NULL;
+	p->nr_jobs = p->nr_raw = 0;	/* writer_save() refuses a pool without jobs */
 	p->workers = NULL;
 }

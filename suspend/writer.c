@@ -450,6 +450,8 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 	if (r == 0)
 		r = flusher_drain(&w->fl);
 	w->t_wait_write += task_clock_ns() - t0;
+	/* what the batch being filled held: stopping empties it (writer_estimate_bytes) */
+	w->staged = flusher_current(&w->fl)->fill;
 	r2 = stop_threads(w);
 	w->jobs_released = 0;
 	return r < 0 ? r : r2;
@@ -538,7 +540,7 @@ int writer_commit(struct writer *w, const char orig_sig[10])
  */
 uint64_t writer_estimate_bytes(const struct writer *w)
 {
-	uint64_t done = w->img.meta.data_pages * w->ps + w->fl.buf[w->fl.cur].fill;
+	uint64_t done = w->img.meta.data_pages * w->ps + w->staged;
 	uint64_t stream = w->img.meta.stream_bytes;
 
 	if (!w->consumed)

@@ -43,6 +43,7 @@ struct writer {
 	uint64_t consumed;		/* stream bytes read so far */
 	uint64_t slots;			/* swap slots taken */
 	uint64_t jobs_released;		/* pack jobs written and released, in writer_save() */
+	size_t staged;			/* bytes in the batch being filled when writer_save() ended */
 	unsigned threads_used;		/* pack workers that ran, after writer_save() */
 	unsigned lingering;		/* threads the kernel had not released in time */
 	/* where the time went, in ns, for -v: on the writer's thread ... */

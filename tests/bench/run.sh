@@ -117,10 +117,13 @@ collect() {
 	{ print p, $1, $2 }' >>"$raw"
 }
 
-# early_oops LOG: a boot in LOG oopsed before its /init said "=== init"
+# early_oops LOG: a boot in LOG oopsed on an int3 before its kernel ran /init (the
+# kernel's "Run /init as init process"): nothing of torpor's or the test's had run.
+# Any other oops, or one after /init (a resume boot never prints the test init's
+# own "=== init", the restored system carries on), is a failure like any other.
 early_oops() {
-	tr -d '\r' <"$1" | awk '/^## boot [0-9]*:/ { init = 0 } /=== init/ { init = 1 }
-		/Oops: / && !init { found = 1 } END { exit !found }'
+	tr -d '\r' <"$1" | awk '/^## boot [0-9]*:/ { init = 0 } /Run \/init as init process/ { init = 1 }
+		/Oops: int3/ && !init { found = 1 } END { exit !found }'
 }
 
 # run_one TOOL SCENARIO PACKAGE MIB SMP ROUND: one scenario on one kernel; its
@@ -156,7 +159,10 @@ run_one() {
 	# or of the test has run, so the round is run again (twice at most), and said so
 	if [ "${_retry:-0}" -lt 2 ] && early_oops "$_log"; then
 		_retry=$((${_retry:-0} + 1))
-		say "$4 MiB, -smp $5, round $6: $_k: $1 ($2): the guest kernel oopsed while booting, before /init (see ${_log#"$top"/}): running it again"
+		# kept under its own name: the run again writes the round's log
+		mv "$_log" "${_log%.log}-oops$_retry.log"
+		_log=${_log%.log}-oops$_retry.log
+		say "$4 MiB, -smp $5, round $6: $_k: $1 ($2): the guest kernel oopsed on an int3 while booting, before /init (see ${_log#"$top"/}): running it again"
 		run_one "$@"
 		_r=$?
 		_retry=0

@@ -80,7 +80,7 @@ static void test_estimate(void)
 	       "bounds: estimate before any block is the stream size");
 	w.consumed = 25u << 20;
 	w.img.meta.data_pages = (10u << 20) / PS;
-	w.fl.buf[0].fill = 2u << 20;
+	w.staged = 2u << 20;
 	tap_ok(writer_estimate_bytes(&w) == 48u << 20,
 	       "bounds: 12 MiB written for a quarter of the stream estimates 48 MiB (%llu)",
 	       MIB_OF(writer_estimate_bytes(&w)));

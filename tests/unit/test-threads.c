@@ -137,6 +137,7 @@ struct result {
 	int r;
 	unsigned threads_used;
 	uint64_t data_pages, stored, syncs;
+	uint64_t estimate;		/* writer_estimate_bytes() after a failure */
 	unsigned max_tasks;
 };
 
@@ -182,6 +183,8 @@ static struct result write_image(const struct pack_setting *set, unsigned thread
 	res.syncs = w.fl.syncs;
 	if (res.r == 0)
 		res.r = writer_commit(&w, orig);
+	if (res.r < 0)
+		res.estimate = writer_estimate_bytes(&w);
 	if (res.r < 0)
 		writer_abort(&w);
 	res.data_pages = w.img.meta.data_pages;
@@ -418,11 +421,22 @@ static void test_failures(void)
 	struct result res;
 	int fd;
 
+	struct result full;
+
+	mkswap_file();
+	slot_limit = SWAP_PAGES - 1000;
+	full = write_image(&lz4, 4, O_RDWR);
 	mkswap_file();
 	slot_limit = 200;
 	res = write_image(&lz4, 4, O_RDWR);
 	tap_ok(res.r == -ENOSPC && nr_tasks() == 1,
 	       "threads: a full swap area is -ENOSPC, no thread left (%d)", res.r);
+	/* the batch that found no slots counts too: it was read, so it is in the scale */
+	tap_ok(full.r == 0 && res.estimate >= full.data_pages * PS / 2 &&
+	       res.estimate <= full.data_pages * PS * 2,
+	       "threads: after -ENOSPC the estimate is %llu KiB for an image of %llu KiB",
+	       (unsigned long long)(res.estimate >> 10),
+	       (unsigned long long)(full.data_pages * PS >> 10));
 	slot_limit = SWAP_PAGES - 1000;
 	/* a device that takes no write: the flusher thread's error comes back */
 	res = write_image(&lz4, 4, O_RDONLY);

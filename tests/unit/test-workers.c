@@ -289,8 +289,12 @@ out:
 	return r;
 }
 
-/* at the first page fed, when asked: our children, and the fewest and most fds one holds */
+/*
+ * When the feed reaches byte kids_at (asked with want_kids): our children, and the
+ * fewest and most fds one holds
+ */
 static int want_kids, kids, kid_fds_min, kid_fds_max;
+static size_t kids_at;
 
 /* every child of ours, not only the first worker (reader_pid) */
 static void count_children(void)
@@ -330,7 +334,7 @@ static ssize_t sink_writev(int fd, const struct iovec *iov, int cnt)
 	int i;
 
 	(void)fd;
-	if (want_kids && kids < 0)
+	if (want_kids && kids < 0 && sink_len >= kids_at)
 		count_children();
 	for (i = 0; i < cnt && sink_len < stream_len; i++) {
 		memcpy(sink + sink_len, iov[i].iov_base, iov[i].iov_len);
@@ -441,13 +445,21 @@ static void test_loader(void)
 	       "synchronous, the stream byte for byte (%d %s, %u workers)", r, fed_failed,
 	       fed_workers);
 
-	/* 10 pieces, 2 slots a worker: none of the 3 can have finished at the first page */
+	/*
+	 * 10 pieces of 4 blocks, 2 slots a worker (worker w fills pieces w, w + 3, ...).
+	 * At piece 2's first page each worker has sent a piece, so it is past closing
+	 * what it inherited (counting at the first page raced with workers 1 and 2
+	 * still closing, under load); and none can have finished: worker 0's piece 9
+	 * and worker 1's end wait for the slots of pieces 3 and 4, worker 2's piece 8
+	 * for piece 2's
+	 */
 	want_kids = 1;
+	kids_at = stream_len / 10 * 2;
 	kids = -1;
 	r = feed(3, 0);
 	want_kids = 0;
 	tap_ok(r == 0 && kids == 3 && kid_fds_min == 3 && kid_fds_max == 3,
-	       "loader, C, 3 workers: at the first page each holds the device and its two pipe "
+	       "loader, C, 3 workers: at piece 2 each holds the device and its two pipe "
 	       "ends only (%d children, %d to %d fds)", kids, kid_fds_min, kid_fds_max);
 
 	/* block 21: in piece 5 (blocks 20-23), not worker 0's first */
