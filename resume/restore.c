@@ -30,6 +30,7 @@
 #include "snapshot.h"
 #include "splash.h"
 #include "sysmem.h"
+#include "usage.h"
 
 #define MIB(x) ((unsigned long long)((x) >> 20))
 
@@ -39,25 +40,6 @@ static long long now_ms(void)
 
 	gettimeofday(&tv, NULL);
 	return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000;
-}
-
-/* The most memory this process has held (KiB, getrusage). */
-/* CPU time, user and system, of this process or of its reaped children, in ms */
-static unsigned long long cpu_ms(int who)
-{
-	struct rusage ru;
-
-	if (getrusage(who, &ru) < 0)
-		return 0;
-	return (unsigned long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
-	       (unsigned long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000;
-}
-
-static unsigned long long peak_rss_kib(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_SELF, &ru) == 0 ? (unsigned long long)ru.ru_maxrss : 0;
 }
 
 /* the progress line: rewritten in place on a terminal, a line each 10% elsewhere */
@@ -457,12 +439,12 @@ static int load_and_restore(struct loader *l, const char *name)
 	progress_start(&prog, "loading image", isatty(2), now_ms());
 	l->progress = show_progress;
 	l->profile = msg_debug_enabled();
-	cpu_self = cpu_ms(RUSAGE_SELF);
-	cpu_workers = cpu_ms(RUSAGE_CHILDREN);
+	cpu_self = usage_cpu_ms(RUSAGE_SELF);
+	cpu_workers = usage_cpu_ms(RUSAGE_CHILDREN);
 	r = loader_feed(l, snap_fd);
 	/* the workers are reaped by now: their time is in RUSAGE_CHILDREN */
-	cpu_self = cpu_ms(RUSAGE_SELF) - cpu_self;
-	cpu_workers = cpu_ms(RUSAGE_CHILDREN) - cpu_workers;
+	cpu_self = usage_cpu_ms(RUSAGE_SELF) - cpu_self;
+	cpu_workers = usage_cpu_ms(RUSAGE_CHILDREN) - cpu_workers;
 	/* its client is not left to be frozen, and on a failure the boot goes on */
 	splash_close(&splash, 300);
 	if (r < 0) {
@@ -494,12 +476,12 @@ static int load_and_restore(struct loader *l, const char *name)
 	 */
 	if (l->workers)
 		msg_info("image loaded in %lld ms, peak memory %llu KiB and a %llu KiB buffer in "
-			 "each of %u worker process%s, restoring", now_ms() - t0, peak_rss_kib(),
-			 (unsigned long long)(l->worker_buffer >> 10), l->workers,
+			 "each of %u worker process%s, restoring", now_ms() - t0,
+			 usage_peak_rss_kib(), (unsigned long long)(l->worker_buffer >> 10), l->workers,
 			 l->workers == 1 ? "" : "es");
 	else
 		msg_info("image loaded in %lld ms, peak memory %llu KiB, restoring", now_ms() - t0,
-			 peak_rss_kib());
+			 usage_peak_rss_kib());
 	msg_flush();
 	r = snap_freeze(snap_fd);
 	if (r < 0) {

@@ -322,6 +322,18 @@ uint64_t flusher_jobs_written(struct flusher *f)
 	return n;
 }
 
+/* Tell one of the threads to stop (waking it on @cv), join it, see it released. */
+static void end_thread(struct flusher *f, pthread_cond_t *cv, pthread_t thread, pid_t *tid)
+{
+	pthread_mutex_lock(&f->lock);
+	f->stop = 1;
+	pthread_cond_broadcast(cv);
+	pthread_mutex_unlock(&f->lock);
+	pthread_join(thread, NULL);
+	if (task_wait_released(*tid, 1000) < 0)
+		f->lingering++;
+}
+
 /**
  * flusher_stop() - the thread writes what it was handed, then ends; joined,
  * and waited for until the kernel released it (f->lingering says it did not)
@@ -331,25 +343,11 @@ int flusher_stop(struct flusher *f)
 {
 	int r = 0;
 
-	if (f->started) {
-		pthread_mutex_lock(&f->lock);
-		f->stop = 1;
-		pthread_cond_broadcast(&f->cv);
-		pthread_mutex_unlock(&f->lock);
-		pthread_join(f->thread, NULL);
-		if (task_wait_released(f->tid, 1000) < 0)
-			f->lingering++;
-	}
+	if (f->started)
+		end_thread(f, &f->cv, f->thread, &f->tid);
 	/* after the writing thread: it asks for no sync any more */
-	if (f->sync_started) {
-		pthread_mutex_lock(&f->lock);
-		f->stop = 1;
-		pthread_cond_broadcast(&f->sync_cv);
-		pthread_mutex_unlock(&f->lock);
-		pthread_join(f->sync_thread, NULL);
-		if (task_wait_released(f->sync_tid, 1000) < 0)
-			f->lingering++;
-	}
+	if (f->sync_started)
+		end_thread(f, &f->sync_cv, f->sync_thread, &f->sync_tid);
 	if (f->started || f->sync_started)
 		r = f->err;
 	/* as after flusher_init(): it can be started again */

@@ -39,6 +39,7 @@
 #include "sysmem.h"
 #include "target.h"
 #include "testhook.h"
+#include "usage.h"
 #include "writer.h"
 
 #define MIB(x) ((unsigned long long)((x) >> 20))
@@ -54,25 +55,6 @@ static double now(void)
 
 /* the recorded filesystems, read again after the snapshot */
 static struct restamp stamps;
-
-/* CPU time, user and system, of this process or this thread (@who for getrusage), in ms */
-static unsigned long long cpu_ms(int who)
-{
-	struct rusage ru;
-
-	if (getrusage(who, &ru) < 0)
-		return 0;
-	return (unsigned long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
-	       (unsigned long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000;
-}
-
-/* The most memory this process has held, from getrusage() (KiB on Linux). */
-static unsigned long long peak_rss_kib(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_SELF, &ru) == 0 ? (unsigned long long)ru.ru_maxrss : 0;
-}
 
 /* plymouth's client, when its daemon runs */
 static struct splash splash;
@@ -641,14 +623,14 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 	keys_read = interrupt_keys_start();
 	msg_info("saving %llu MiB image to %s (%llu MiB free)%s", MIB(stream), t->dev_name,
 		 MIB(avail), keys_read ? "; Esc or Ctrl-C aborts" : "");
-	cpu_all = cpu_ms(RUSAGE_SELF);
-	cpu_own = cpu_ms(RUSAGE_THREAD);
+	cpu_all = usage_cpu_ms(RUSAGE_SELF);
+	cpu_own = usage_cpu_ms(RUSAGE_THREAD);
 	r = writer_save(w, snap_fd, stream);
 	if (r == 0)
 		r = writer_commit(w, orig_sig);
 	/* the threads are joined: RUSAGE_SELF has their time */
-	cpu_all = cpu_ms(RUSAGE_SELF) - cpu_all;
-	cpu_own = cpu_ms(RUSAGE_THREAD) - cpu_own;
+	cpu_all = usage_cpu_ms(RUSAGE_SELF) - cpu_all;
+	cpu_own = usage_cpu_ms(RUSAGE_THREAD) - cpu_own;
 	keys_read = 0;
 	if (r < 0) {
 		if (r != -ECANCELED)
@@ -664,7 +646,7 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		 "peak memory %llu KiB, %u compression thread%s", MIB(stream),
 		 MIB(w->img.meta.data_pages * w->ps),
 		 (unsigned long long)(w->img.meta.data_pages * w->ps * 100 / stream),
-		 now() - t0, peak_rss_kib(), w->threads_used ? w->threads_used : 1,
+		 now() - t0, usage_peak_rss_kib(), w->threads_used ? w->threads_used : 1,
 		 w->threads_used > 1 ? "s" : "");
 	msg_debug("where the time went: reading the snapshot %llu ms, slots %llu ms, waiting for "
 		  "compression %llu ms, staging %llu ms, waiting for writes %llu ms; compressing "
