@@ -851,15 +851,16 @@ static int resolve_tag_scan(enum lookup what, const char *raw, int links, dev_t 
 			    struct scan *all)
 {
 	char value[TAG_VALUE_MAX];
+	dev_t dev = 0, link = 0;
+	int r, have_link = 0;
 	struct scan s;
-	int r;
 
 	memset(&s, 0, sizeof(s));
 	r = tag_value(what, raw, value, sizeof(value), s.norm);
 	if (r < 0)
 		return r;
-	if (links && !all && try_link(what, value, ret) == 0)
-		return 0;
+	if (links && !all && try_link(what, value, &link) == 0)
+		have_link = 1;
 	s.what = what;
 	s.value = value;
 	if (all) {
@@ -871,10 +872,23 @@ static int resolve_tag_scan(enum lookup what, const char *raw, int links, dev_t 
 		if (!s.buf)
 			return -ENOMEM;
 	}
-	r = scan_block(&s, ret);
+	r = scan_block(&s, &dev);
 	free(s.buf);
 	if (all)
 		all->n = s.n;
+	if (have_link) {
+		/*
+		 * udev links one device even when two carry the tag (a copy of a
+		 * disk), not necessarily the one that matters: the devices' content
+		 * decides.  A link to a format the probe does not know stands.
+		 */
+		if (r == -ENOTUNIQ || (r == 0 && dev != link))
+			return -ENOTUNIQ;
+		dev = link;
+		r = 0;
+	}
+	if (r == 0)
+		*ret = dev;
 	return r;
 }
 
@@ -899,18 +913,20 @@ static int resolve_disk_link(const char *rel, dev_t *ret)
 	size_t i, n;
 	int r;
 
-	r = stat_block(ret, "/dev/%s", rel);
-	if (r == 0)
-		return 0;
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
 		n = strlen(kinds[i].dir);
 		if (strncmp(rel, kinds[i].dir, n))
 			continue;
 		if (strchr(rel + n, '/') || udev_decode(rel + n, value, sizeof(value)) < 0)
 			return -EINVAL;
-		return resolve_tag(kinds[i].what, value, 0, ret);
+		/* the link if there is one, checked against the devices' content */
+		r = resolve_tag(kinds[i].what, value, 1, ret);
+		if (r != -EINVAL)
+			return r;
+		break;		/* a name our tags do not take: the link alone */
 	}
-	return r == -ENOTBLK ? r : -ENOENT;
+	r = stat_block(ret, "/dev/%s", rel);
+	return r == 0 || r == -ENOTBLK ? r : -ENOENT;
 }
 
 /* /dev/NAME: the node, else the name in sysfs (no devtmpfs), else a dm name. */

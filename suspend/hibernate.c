@@ -133,6 +133,20 @@ static void hint_swaps(void)
 			 "name it with resume= on the kernel command line");
 }
 
+/*
+ * resume= names several devices (a copy of a disk, a clone's UUID): the next
+ * boot cannot tell which holds the image, so it would discard every one.
+ */
+void hibernate_say_ambiguous(const char *spec)
+{
+	msg_error("resume device '%s' is ambiguous: several devices carry it (a copy of a "
+		  "disk?), and the next boot would discard the image rather than guess which "
+		  "one holds it", spec);
+	msg_hint("give the copy a UUID of its own ('swaplabel -U $(uuidgen) DEVICE' for a swap "
+		 "area, tune2fs -U, xfs_admin -U or btrfstune -u for a filesystem), or name the "
+		 "device by PARTUUID= or /dev/disk/by-id/");
+}
+
 /* Step 1: the swap area, checked before anything else happens (reported). */
 int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 {
@@ -146,6 +160,10 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 		return -EINVAL;
 	}
 	r = devname_resolve(o->resume, &dev);
+	if (r == -ENOTUNIQ) {
+		hibernate_say_ambiguous(o->resume);
+		return r;
+	}
 	if (r < 0) {
 		msg_error("cannot find resume device '%s': %s", o->resume, msg_errname(r));
 		hint_swaps();

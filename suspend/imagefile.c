@@ -1151,8 +1151,14 @@ int imagefile_check_resume(const struct hib_opts *o, const char *path,
 {
 	unsigned long long page = loc->offset_pages;
 	dev_t dev;
+	int r;
 
-	if (o->resume[0] && (devname_resolve(o->resume, &dev) < 0 || dev != loc->dev)) {
+	r = o->resume[0] ? devname_resolve(o->resume, &dev) : 0;
+	if (r == -ENOTUNIQ) {
+		hibernate_say_ambiguous(o->resume);
+		return r;
+	}
+	if (o->resume[0] && (r < 0 || dev != loc->dev)) {
 		msg_error("resume=%s does not name the filesystem of image file '%s' "
 			  "(device %u:%u): the next boot would not find the image", o->resume,
 			  path, major(loc->dev), minor(loc->dev));
@@ -1191,7 +1197,10 @@ int imagefile_cmdline_check(const char *cmdline_path, const char *path,
 			 cl.resume_bad ? "resume=" : "resume_offset=");
 	else if (!cl.resume[0])
 		snprintf(what, sizeof(what), "it has no resume=");
-	else if (devname_resolve(cl.resume, &dev) < 0 || dev != loc->dev)
+	else if ((r = devname_resolve(cl.resume, &dev)) == -ENOTUNIQ)
+		snprintf(what, sizeof(what), "its resume=%s names several devices (a copy of "
+			 "a disk?): the next boot would discard the image", cl.resume);
+	else if (r < 0 || dev != loc->dev)
 		snprintf(what, sizeof(what), "its resume=%s does not name the file's "
 			 "filesystem", cl.resume);
 	else if (!cl.has_resume_offset)
@@ -1323,10 +1332,11 @@ int imagefile_hibernate_run(const struct hib_opts *opts, const char *path, int d
 		goto out;
 	/*
 	 * From before the swapon to after the swapoff the abort signals only set a
-	 * flag (hibernate_run() nests its own install in this one): a SIGTERM must
-	 * not end torpor-suspend with the file an active swap area.
+	 * flag (hibernate_run() nests its own install in this one) and the others
+	 * wait: no SIGTERM, SIGALRM or SIGUSR1 may end torpor-suspend with the file
+	 * an active swap area.  Those held are delivered after the swapoff.
 	 */
-	r = interrupt_install();
+	r = interrupt_install_hold();
 	if (r < 0) {
 		msg_error("cannot set up the abort signals: %s", msg_errname(r));
 		goto out;

@@ -127,6 +127,37 @@ fail_outer:
 	return r;
 }
 
+/**
+ * interrupt_install_hold() - interrupt_install(), and every other signal that
+ * could end us is held (blocked) until interrupt_restore(), which delivers it
+ * then: an inherited timer's SIGALRM, a SIGUSR1, SIGXCPU.  Not the faults
+ * (SIGSEGV and the like: blocked, they kill all the same).
+ * Return: as interrupt_install().
+ */
+int interrupt_install_hold(void)
+{
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS,
+				      SIGABRT };
+	sigset_t hold;
+	size_t i;
+	int r;
+
+	r = interrupt_install();
+	if (r < 0)
+		return r;
+	sigfillset(&hold);
+	for (i = 0; i < NR_ABORT_SIGS; i++)
+		sigdelset(&hold, abort_sigs[i]);
+	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		sigdelset(&hold, faults[i]);
+	if (sigprocmask(SIG_BLOCK, &hold, NULL) < 0) {
+		r = -errno;
+		interrupt_restore();
+		return r;
+	}
+	return 0;
+}
+
 /* The abort signal received so far, else INTERRUPT_KEY if the key was seen, else 0. */
 int interrupt_pending(void)
 {

@@ -13,7 +13,9 @@
  * a failure, or in the process that was restored).
  *
  * One install may be nested in another (the image file is swapon()ed under an
- * outer one, so that no signal can end torpor-suspend with the file active):
+ * outer one, interrupt_install_hold(), which also holds every other signal
+ * until its restore, so that no signal can end torpor-suspend with the file
+ * active):
  * the inner one keeps a signal the outer one caught, and its
  * interrupt_restore() goes back to the outer one's state, where the abort
  * signals set the flag again.
@@ -24,6 +26,7 @@
 #define INTERRUPT_KEY	(-1)	/* interrupt_pending(): Esc on the terminal */
 
 int interrupt_install(void);
+int interrupt_install_hold(void);
 int interrupt_pending(void);
 int interrupt_keys_start(void);
 void interrupt_keys_on_pty(int on);

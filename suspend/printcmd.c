@@ -96,6 +96,18 @@ int printcmd_run(const struct hib_opts *opts)
 			 "name it with resume=DEVICE");
 		return r;
 	}
+	/* the UUID printed must name one device, or the next boot discards the image */
+	{
+		char spec[48];
+		dev_t dev;
+
+		snprintf(spec, sizeof(spec), "%.41s", line + strlen("resume="));
+		spec[strcspn(spec, " ")] = '\0';
+		if (devname_resolve(spec, &dev) == -ENOTUNIQ) {
+			hibernate_say_ambiguous(spec);
+			return -ENOTUNIQ;
+		}
+	}
 	printf("%s\n", line);
 	return fflush(stdout) == 0 ? 0 : -EIO;
 }

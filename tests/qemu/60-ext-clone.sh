@@ -8,6 +8,13 @@
 #  and the clone's unchanged stamp proves nothing about /dev/vda.
 # Old torpor warned "cannot check filesystem" (-ENOTUNIQ without udev; with udev
 # its by-uuid link may name the clone) and restored the image over /dev/vda.
+#  Then the swap disk is the one copied: boot 4 hibernates into /dev/vdb, the host
+#  copies it onto the third disk, and boot 5 has resume=UUID= of the swap area and,
+#  as udev would make it, a /dev/disk/by-uuid link to /dev/vdb: torpor-resume must
+#  see by content that two devices carry the UUID, restore neither image and discard
+#  both (restoring from vdb would leave the copy's image for a later boot), and
+#  torpor-suspend must refuse to write an image there that the next boot would
+#  discard.  Old torpor trusted the link on both sides and restored.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -49,6 +56,31 @@ test_run() {
 	expect_line 3 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
 	expect_no_line 3 "^torpor: restoring" "the image is not restored over /dev/vda"
 	expect_sig SWAPSPACE2 "after the refusal"
+
+	echo "## a copy of the swap disk, and a udev link to the original"
+	uuid=6d1f2b3c-4a5e-4f60-8b7c-9d0e1f2a3b4c
+	mkswap -U "$uuid" "$T/swap.img" >/dev/null 2>&1 || fail "cannot mkswap"
+	boot 4 torpor_test=hibernate torpor_mib=32
+	note_boot 4
+	expect 4 workload-started hibernating
+	expect_not 4 resumed hibernate-failed poweroff
+	expect_sig S2SUSPEND "after hibernating into /dev/vdb"
+	cp "$T/swap.img" "$T/clone.img" || fail "cannot copy the swap disk"
+	# shellcheck disable=SC2034 # read by boot
+	BOOT_CMDLINE="console=ttyS0 panic=-1 resume=UUID=$uuid torpor_mib=32"
+	boot 5 torpor_test=refused "torpor_link=by-uuid/$uuid:/dev/vdb"
+	note_boot 5
+	expect 5 linked normal-boot workload-started hibernating "suspend-exit 1" token-ok \
+		counter-ok data-ok poweroff
+	expect_not 5 resumed token-bad counter-bad data-bad
+	expect_line 5 "^torpor: resume device 'UUID=$uuid' is ambiguous: several devices carry it, not restoring; any image on them is discarded$"
+	expect_line 5 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
+	expect_line 5 "^torpor: discarded the hibernation image on /dev/vdc, continuing boot$"
+	expect_line 5 "^torpor: resume device 'UUID=$uuid' is ambiguous: several devices carry it \\(a copy of a disk\\?\\), and the next boot would discard the image rather than guess which one holds it$"
+	expect_no_line 5 "^torpor: restoring" "neither copy of the image is restored"
+	expect_sig SWAPSPACE2 "after the boot with two copies"
+	[ "$(dd if="$T/clone.img" bs=1 skip=4086 count=10 2>/dev/null | tr -d '\000')" = SWAPSPACE2 ] ||
+		fail "the copy of the swap disk still holds an image"
 }
 
 test_main

@@ -128,6 +128,15 @@ static void put_text(const char *rel, const char *text)
 	put_file(rel, text, strlen(text));
 }
 
+static void unlink_rel(const char *rel)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	if (unlink(p) < 0)
+		die(p);
+}
+
 static void put_link(const char *target, const char *rel)
 {
 	char p[PATH_MAX];
@@ -762,14 +771,39 @@ static void test_nodes(void)
 	{
 		dev_t dev = makedev(1, 1);
 
-		/* udev links one of two copies; by content both are seen */
+		/*
+		 * udev links one of two copies; by content both are seen, and
+		 * torpor-suspend must not write an image that torpor-resume would
+		 * find ambiguous (or restore from the copy udev picked)
+		 */
 		put_link("../../realnode", "dev/disk/by-uuid/" U7);
-		expect("UUID=" U7, 0, 254, 200, "UUID= of two copies: the link names one");
+		expect("UUID=" U7, -ENOTUNIQ, 0, 0, "UUID= of two copies: the link names one");
+		expect("/dev/disk/by-uuid/" U7, -ENOTUNIQ, 0, 0,
+		       "by-uuid path of two copies: the link names one");
 		tap_ok(devname_resolve_uuid(U7, &dev) == -ENOTUNIQ && dev == makedev(1, 1),
 		       "devname: a UUID by content: two copies are -ENOTUNIQ despite the link");
 		tap_ok(devname_resolve_uuid(U11, &dev) == -ENOENT,
 		       "devname: a UUID by content: a link alone is no device");
 	}
+	/* a link to another device than the one whose content carries the tag */
+	put_link("../../realnode", "dev/disk/by-uuid/" U1);
+	put_link("../../realnode", "dev/disk/by-partuuid/" G2);
+	expect("UUID=" U1, -ENOTUNIQ, 0, 0, "UUID= whose link and content name two devices");
+	expect("PARTUUID=" G2, -ENOTUNIQ, 0, 0,
+	       "PARTUUID= whose link and content name two devices");
+	expect("/dev/disk/by-partuuid/" G2, -ENOTUNIQ, 0, 0,
+	       "by-partuuid path whose link and content name two devices");
+	/* ... and to the very device */
+	snprintf(p, sizeof(p), "%s/dev/vda1node", root);
+	if (mknod(p, S_IFBLK | 0600, makedev(254, 1)) < 0)
+		die(p);
+	unlink_rel("dev/disk/by-uuid/" U1);
+	put_link("../../vda1node", "dev/disk/by-uuid/" U1);
+	expect("UUID=" U1, 0, 254, 1, "UUID= whose link and content agree");
+	expect("/dev/disk/by-uuid/" U1, 0, 254, 1, "by-uuid path whose link and content agree");
+	unlink_rel("dev/disk/by-uuid/" U1);
+	unlink_rel("dev/disk/by-partuuid/" G2);
+	unlink_rel("dev/vda1node");
 	expect("UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345611", 0, 254, 200,
 	       "UUID= in upper case finds the lower-case link");
 	expect("LABEL=my label", 0, 254, 200, "LABEL= through an encoded by-label link");

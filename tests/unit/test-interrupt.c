@@ -125,6 +125,68 @@ static void test_nested(void)
 	interrupt_restore();
 }
 
+/*
+ * The image file's outer install holds every other signal until its restore
+ * (interrupt_install_hold()): a SIGUSR1 or SIGALRM that would end torpor-suspend
+ * with the file an active swap area waits, through the inner install, commit,
+ * drain and restore, and the outer restore delivers it; the abort signals still
+ * only set the flag, and the faults are not held.
+ */
+static void test_hold(void)
+{
+	sigset_t mask;
+	char c = 0;
+	int p[2], st = 0;
+	pid_t pid;
+
+	signal(SIGUSR1, on_usr1);
+	signal(SIGTERM, SIG_DFL);
+	usr1_seen = 0;
+	tap_ok(interrupt_install_hold() == 0, "hold: the outer install");
+	raise(SIGUSR1);
+	tap_ok(usr1_seen == 0, "hold: another signal waits");
+	raise(SIGTERM);
+	tap_ok(interrupt_pending() == SIGTERM, "hold: an abort signal still only sets the flag");
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	tap_ok(sigismember(&mask, SIGALRM) && sigismember(&mask, SIGXCPU) &&
+	       sigismember(&mask, SIGUSR2) && !sigismember(&mask, SIGSEGV) &&
+	       !sigismember(&mask, SIGBUS) && !sigismember(&mask, SIGINT) &&
+	       !sigismember(&mask, SIGTERM),
+	       "hold: SIGALRM, SIGXCPU, SIGUSR2 held; the faults and abort signals not");
+	tap_ok(interrupt_install() == 0 && interrupt_commit() == SIGTERM,
+	       "hold: the inner install and commit (refused: SIGTERM came)");
+	interrupt_drain();
+	interrupt_restore();
+	tap_ok(usr1_seen == 0, "hold: the inner drain and restore leave it waiting");
+	interrupt_restore();
+	tap_ok(usr1_seen == 1, "hold: the outer restore delivers it");
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	tap_ok(!sigismember(&mask, SIGALRM) && !sigismember(&mask, SIGUSR1),
+	       "hold: the mask of the start comes back");
+	signal(SIGUSR1, SIG_DFL);
+
+	/* a signal whose default ends the process: alive until the restore */
+	if (pipe(p) < 0) {
+		tap_ok(0, "hold: pipe");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGALRM, SIG_DFL);
+		if (interrupt_install_hold() < 0)
+			_exit(3);
+		raise(SIGALRM);
+		(void)!write(p[1], "a", 1);
+		interrupt_restore();
+		_exit(0);
+	}
+	close(p[1]);
+	tap_ok(pid > 0 && read(p[0], &c, 1) == 1 && c == 'a' && waitpid(pid, &st, 0) == pid &&
+	       WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM,
+	       "hold: a SIGALRM under the hold is survived, and ends the process at the restore");
+	close(p[0]);
+}
+
 static void test_signals(void)
 {
 	sigset_t mask;
@@ -292,6 +354,7 @@ static void test_key(void)
 int main(void)
 {
 	test_signals();
+	test_hold();
 	test_key();
 	return tap_done();
 }
