@@ -619,22 +619,11 @@ static void discard_all(const struct restore_opts *o)
 		(void)examine_dev(&d, devs[i]);
 }
 
-/*
- * The hook named another device or offset than torpor-resume reads from the
- * kernel command line (initramfs-tools keeps quotes and reads past "--", a
- * configured RESUME= differs): torpor-suspend wrote where the command line
- * says, so that is what may be restored, and an image where the hook points is
- * a doubt: discarded, unless it is the same area (@dev, 0 when not found).
- */
-static void discard_other(const struct restore_opts *o, dev_t dev)
+/* discard_other() for one device @other the hook names */
+static void discard_other_one(const struct restore_opts *o, dev_t other)
 {
 	struct restore_opts d = *o;
-	dev_t other;
 
-	if (wait_device(o->other_device, 0, 0, &other) < 0)
-		return;
-	if (other == dev && o->other_offset == o->offset)
-		return;
 	snprintf(d.device, sizeof(d.device), "%s", o->other_device);
 	d.offset = o->other_offset;
 	d.other_device[0] = '\0';
@@ -647,6 +636,36 @@ static void discard_other(const struct restore_opts *o, dev_t dev)
 	(void)examine_dev(&d, other);
 }
 
+/*
+ * The hook named another device or offset than torpor-resume reads from the
+ * kernel command line (initramfs-tools keeps quotes and reads past "--", a
+ * configured RESUME= differs): torpor-suspend wrote where the command line
+ * says, so that is what may be restored, and an image where the hook points is
+ * a doubt: discarded, unless it is the same area (@dev, 0 when not found).
+ */
+static void discard_other(const struct restore_opts *o, dev_t dev)
+{
+	dev_t other, all[16];
+	size_t i, n = 0;
+	int r;
+
+	r = wait_device(o->other_device, 0, 0, &other);
+	if (r == -ENOTUNIQ) {
+		/* several devices carry it: an image on any of them is a doubt */
+		if (devname_resolve_all(o->other_device, all, sizeof(all) / sizeof(all[0]),
+					&n) < 0)
+			return;
+		for (i = 0; i < n; i++)
+			if (all[i] != dev || o->other_offset != o->offset)
+				discard_other_one(o, all[i]);
+		return;
+	}
+	if (r < 0)
+		return;
+	if (other == dev && o->other_offset == o->offset)
+		return;
+	discard_other_one(o, other);
+}
 /**
  * restore_run() - the whole of torpor-resume
  * Return: 0 or -errno, already reported; the boot goes on either way.

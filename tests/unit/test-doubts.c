@@ -486,6 +486,23 @@ static void case_dashdash_device(void)
 		"doubts: resume=/dev/vdj noresume -- resume=/dev/vdk: the image on vdj is discarded");
 }
 
+/*
+ * 1d. The hook names another area than the command line, and two devices carry
+ * it (a copy of a disk): an image on either is a doubt.  Both stayed valid.
+ */
+static void case_ambiguous_other(void)
+{
+	char *argv[] = { "torpor-resume", "--device=UUID=" UC, NULL };
+
+	put_image("vdl", UA, 0);
+	put_image("vdm", UC, 0);
+	put_image("vdn", UC, 0);
+	run_main("root=/dev/vdz resume=/dev/vdl noresume", 2, argv);
+	verdict(has_image("vdl", 0), "doubts: noresume: the image on the command line's vdl is discarded");
+	verdict(has_image("vdm", 0) || has_image("vdn", 0),
+		"doubts: the hook names UUID= that two devices carry: both images discarded");
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "/tmp/torpor-review-XXXXXX");
@@ -507,10 +524,13 @@ int main(void)
 	add_dev("vdj", 254, 144, DEV_BYTES / 512);
 	add_dev("vdk", 254, 160, DEV_BYTES / 512);
 	add_dev("vdl", 254, 176, DEV_BYTES / 512);
+	add_dev("vdm", 254, 192, DEV_BYTES / 512);
+	add_dev("vdn", 254, 208, DEV_BYTES / 512);
 
 	case_quoted_device();
 	case_nbsp_device();
 	case_dashdash_device();
+	case_ambiguous_other();
 	case_ambiguous_device();
 	case_offset_blank();
 	case_btrfs_two_devices();
