@@ -942,10 +942,14 @@ int hibernate_run(const struct hib_opts *o)
 		msg_hint("use another swap area, or mkswap this one without -c");
 		goto out_release;
 	}
+	if (r == -EMEDIUMTYPE) {
+		msg_error("no swap signature at page %llu of %s: not a swap area",
+			  (unsigned long long)t.offset_pages, t.dev_name);
+		goto out_release;
+	}
 	if (r < 0) {
-		msg_error("no swap signature at page %llu of %s: %s",
-			  (unsigned long long)t.offset_pages, t.dev_name,
-			  r == -EMEDIUMTYPE ? "not a swap area" : msg_errname(r));
+		msg_error("cannot read or write the swap header at page %llu of %s: %s",
+			  (unsigned long long)t.offset_pages, t.dev_name, msg_errname(r));
 		goto out_release;
 	}
 	if (o->check_only) {

@@ -136,9 +136,21 @@ size_t writer_buffer_bytes(const struct writer *w)
 	       (size_t)w->ext_cap * sizeof(struct torpor_extent) + sizeof(struct torpor_fsrec);
 }
 
+/* fdatasync(), again when a signal interrupts it */
+static int sync_dev(int fd)
+{
+	while (fdatasync(fd) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
 /**
  * writer_check_header() - read the swap header page and remember it
  * @ret_orig_sig: the signature to put back when the image is consumed
+ *
+ * An old image of ours found there (one nobody consumed) is invalidated on
+ * the disk at once.
  *
  * Return: 0; -EMEDIUMTYPE when the page is not a swap header (or carries
  * another tool's hibernation image); -E2BIG when its bad-page list would run
@@ -173,7 +185,13 @@ int writer_check_header(struct writer *w, char ret_orig_sig[10])
 			memcpy(ret_orig_sig, SWAP_SIG, 10);
 		memset(w->header_page + TORPOR_ROOT_OFFSET, 0, sizeof(struct torpor_root));
 		memcpy(w->header_page + w->ps - TORPOR_SIG_LEN, ret_orig_sig, TORPOR_SIG_LEN);
-		return 0;
+		/*
+		 * and off the disk now, before anything is frozen: its pages have been
+		 * swap since, and a hibernation that stops before its own commit must
+		 * not leave that root for a later boot to find
+		 */
+		r = blkio_pwrite(w->dev_fd, w->header_page, w->ps, w->header_offset);
+		return r < 0 ? r : sync_dev(w->dev_fd);
 	default:
 		return -EMEDIUMTYPE;
 	}
@@ -222,15 +240,6 @@ static int alloc_slots(struct writer *w, uint64_t *off, size_t pages, struct tor
 		if (r < 0)
 			return r;
 	}
-	return 0;
-}
-
-/* fdatasync(), again when a signal interrupts it */
-static int sync_dev(int fd)
-{
-	while (fdatasync(fd) < 0)
-		if (errno != EINTR)
-			return -errno;
 	return 0;
 }
 

@@ -386,6 +386,28 @@ static void run_suite(void)
 	       "pipeline: discarded after a wake-up over an old image: plain swap, the old "
 	       "root is not put back (%d)", r);
 
+	/*
+	 * an old image nobody consumed, and a hibernation that stops before it
+	 * writes anything (the freeze fails): the old root is off the disk anyway
+	 */
+	mkswap_file();
+	read_page0(fresh);
+	r = write_image(0, SWAP_PAGES - 1, &w);
+	if (r == 0) {
+		char orig[10];
+		int dev = open(swap_path, O_RDWR);
+
+		r = writer_init(&w, dev, 0, PS, stream_len * 2);
+		if (r == 0)
+			r = writer_check_header(&w, orig);
+		writer_release(&w);
+		close(dev);
+	}
+	read_page0(page);
+	tap_ok(r == 0 && !memcmp(page, fresh, PS) && read_image(&failed, 0) == -ENOENT,
+	       "pipeline: an old image is invalidated on disk when the next hibernation reads "
+	       "the header, before it writes anything (%d)", r);
+
 	mkswap_file();
 	r = write_image(0, 100, &w);
 	T(r == -ENOSPC, "a full swap area gives -ENOSPC (%d)", r);
