@@ -392,6 +392,35 @@ static int sync_filesystems(void)
 	return 0;
 }
 
+/*
+ * The list was made before the freeze (the stamps go into the image's
+ * metadata): an ext4, xfs or btrfs mounted since (an automounter, a desktop's
+ * disk daemon) would be neither synced nor guarded against a mount elsewhere
+ * before the resume.  The kernel lists every one in /sys/fs, whatever the
+ * namespace; after the freeze no process can mount another.
+ */
+static int check_late_mounts(void)
+{
+	char dev[NAME_MAX + 1];
+	const char *type;
+	int r;
+
+	r = mounts_foreign(&mounts, dev, sizeof(dev), &type);
+	if (r == 1) {
+		msg_error("/dev/%s (%s) was mounted while torpor-suspend prepared, after it listed "
+			  "the filesystems: it would be neither synced nor guarded against a mount "
+			  "elsewhere", dev, type);
+		msg_hint("hibernate again");
+		return -EBUSY;
+	}
+	if (r < 0) {
+		msg_error("cannot check for filesystems mounted since the list was made: %s",
+			  msg_errname(r));
+		return r;
+	}
+	return 0;
+}
+
 static void say_save_error(int r, const struct writer *w, const struct hib_target *t,
 			   uint64_t avail)
 {
@@ -730,12 +759,16 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		goto out_close;
 	}
 	msg_info("freezing processes");
+	testhook_before_freeze();
 	r = snap_freeze(snap_fd);
 	if (r < 0) {
 		msg_error("freezing processes failed: %s", msg_errname(r));
 		msg_hint("'dmesg | tail' names the task that refused to freeze");
 		goto out_close;
 	}
+	r = check_late_mounts();
+	if (r < 0)
+		goto out_unfreeze;
 	r = sync_filesystems();
 	if (r < 0)
 		goto out_unfreeze;

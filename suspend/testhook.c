@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "msg.h"
@@ -76,6 +77,29 @@ void testhook_init(void)
 	stall_at = getenv("TORPOR_TEST_STALL");
 	if (s)
 		parse_signals(s);
+}
+
+/* Just before FREEZE: TORPOR_TEST_MOUNT=TYPE:DEV:DIR, mounted after the list was made */
+void testhook_before_freeze(void)
+{
+	const char *s = getenv("TORPOR_TEST_MOUNT");
+	char buf[256], *dev, *dir;
+
+	if (!s)
+		return;
+	snprintf(buf, sizeof(buf), "%s", s);
+	dev = strchr(buf, ':');
+	dir = dev ? strchr(dev + 1, ':') : NULL;
+	if (!dir) {
+		msg_warn("test: ignoring TORPOR_TEST_MOUNT '%s' (not TYPE:DEV:DIR)", s);
+		return;
+	}
+	*dev++ = '\0';
+	*dir++ = '\0';
+	if (mount(dev, dir, buf, 0, NULL) < 0)
+		msg_warn("test: cannot mount %s on %s (TORPOR_TEST_MOUNT)", dev, dir);
+	else
+		msg_info("test: mounted %s on %s (TORPOR_TEST_MOUNT)", dev, dir);
 }
 
 static void stall(const char *where)

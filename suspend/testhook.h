@@ -17,6 +17,9 @@
  *                                  /proc/self/ns/...) gives EACCES or EPERM, as to a
  *                                  sandbox's root, saying so; a namespace or root
  *                                  seen to differ is still refused (host tests only)
+ *   TORPOR_TEST_MOUNT=TYPE:DEV:DIR mount DEV (a TYPE filesystem) on DIR just
+ *                                  before FREEZE, after the filesystems were
+ *                                  listed, as an automounter might
  * After FREEZE no other process can send a signal, so the process sends its own.
  * The installed build has none of this: the functions below are empty.
  */
@@ -25,6 +28,7 @@
 
 #ifdef TORPOR_TEST_HOOKS
 void testhook_init(void);
+void testhook_before_freeze(void);
 void testhook_progress(unsigned long long pct);
 void testhook_block(unsigned long long pct);
 void testhook_before_root(void);
@@ -32,6 +36,7 @@ void testhook_committed(void);
 int testhook_ns_unreadable(const char *path);
 #else
 static inline void testhook_init(void) {}
+static inline void testhook_before_freeze(void) {}
 static inline void testhook_progress(unsigned long long pct) {}
 static inline void testhook_block(unsigned long long pct) {}
 static inline void testhook_before_root(void) {}

@@ -9,6 +9,10 @@
 #  appear, discard the image and boot on.  Boot 3 has the disk back: the log on it
 #  is in sequence (the sync after the freeze) and e2fsck is clean.
 # Old torpor warned "cannot check filesystem" and restored the image anyway.
+#  Boot 4: an ext4 mounted after torpor-suspend listed the filesystems and before
+#  the freeze (TORPOR_TEST_MOUNT, as an automounter might) would be neither synced
+#  nor stamped: torpor-suspend must see it after the freeze, thaw and exit 1 with
+#  the device named, the workload intact.  Old torpor hibernated without it.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -49,6 +53,15 @@ test_run() {
 	expect 3 normal-boot fs-mounted fs-seq-ok fs-unmounted poweroff
 	expect_not 3 resumed fs-seq-bad
 	expect_fsck "after the disk came back and was mounted and unmounted"
+
+	boot 4 torpor_test=refused torpor_late_mount=ext4:/dev/vda:/mnt/late
+	note_boot 4
+	expect 4 normal-boot workload-started hibernating "suspend-exit 1" token-ok counter-ok \
+		data-ok poweroff
+	expect_not 4 resumed token-bad counter-bad data-bad
+	expect_line 4 "^torpor: test: mounted /dev/vda on /mnt/late \\(TORPOR_TEST_MOUNT\\)$"
+	expect_line 4 "^torpor: /dev/vda \\(ext4\\) was mounted while torpor-suspend prepared, after it listed the filesystems: it would be neither synced nor guarded against a mount elsewhere$"
+	expect_sig SWAPSPACE2 "after the refused hibernation"
 }
 
 test_main
