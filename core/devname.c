@@ -528,6 +528,49 @@ int devname_probe(dev_t dev, struct probe_id *ret_id)
 	return r;
 }
 
+/* Whether /sys/class/block/@name/@sub has an entry (holders) or a child partition (@part). */
+static int has_child(const char *name, const char *sub, int part)
+{
+	char path[PATH_MAX], buf[16];
+	size_t n = strlen(name);
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
+
+	if (mkpath(path, sizeof(path), "/sys/class/block/%s/%s", name, sub) < 0)
+		return 0;
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		if (!part)
+			found = de->d_name[0] != '.';
+		else if (!strncmp(de->d_name, name, n) && de->d_name[n])
+			found = sys_read(buf, sizeof(buf), "/sys/class/block/%s/%s/partition",
+					 name, de->d_name) == 0;
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * A partition of a disk that a dm or md device holds: a multipath path's
+ * partition next to the map's (kpartx), a whole-disk RAID 1 member's partition
+ * (metadata at the end) next to the array's.  The holder's is the real one.
+ * And a suspended dm device, whose reads block until it is resumed.
+ */
+static int superseded(const char *name)
+{
+	char buf[16];
+
+	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/dm/suspended", name) == 0 &&
+	    !strcmp(buf, "1"))
+		return 1;
+	/* sysfs puts a partition's directory inside its disk's */
+	return sys_read(buf, sizeof(buf), "/sys/class/block/%s/partition", name) == 0 &&
+	       has_child(name, "../holders", 0);
+}
+
 /* The logical sector size of the disk holding partition @name; 512 if unknown. */
 static unsigned int sector_size(const char *name)
 {
@@ -552,7 +595,7 @@ static int match_partition(const struct scan *s, const char *name)
 	int fd, r;
 
 	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/partition", name) < 0 ||
-	    parse_uint(buf, strlen(buf), 65535, &partno) < 0 || partno == 0)
+	    parse_uint(buf, strlen(buf), 65535, &partno) < 0 || partno == 0 || superseded(name))
 		return 0;
 	/* sysfs puts a partition's directory inside its disk's */
 	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/../dev", name) < 0 ||
@@ -601,37 +644,32 @@ static int match_dm_name(const struct scan *s, const char *name)
 	return !strcmp(buf, s->value);
 }
 
-/* Whether /sys/class/block/@name/@sub has an entry (holders) or a child partition (@part). */
-static int has_child(const char *name, const char *sub, int part)
+/* Is @dev held by a dm or md device, or superseded()?  1, or 0 (also when unknown). */
+static int dev_held(dev_t dev)
 {
-	char path[PATH_MAX], buf[16];
-	size_t n = strlen(name);
-	struct dirent *de;
-	int found = 0;
-	DIR *d;
+	char path[PATH_MAX], link[PATH_MAX];
+	const char *name;
+	ssize_t n;
 
-	if (mkpath(path, sizeof(path), "/sys/class/block/%s/%s", name, sub) < 0)
+	if (mkpath(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev)) < 0)
 		return 0;
-	d = opendir(path);
-	if (!d)
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
 		return 0;
-	while (!found && (de = readdir(d))) {
-		if (!part)
-			found = de->d_name[0] != '.';
-		else if (!strncmp(de->d_name, name, n) && de->d_name[n])
-			found = sys_read(buf, sizeof(buf), "/sys/class/block/%s/%s/partition",
-					 name, de->d_name) == 0;
-	}
-	closedir(d);
-	return found;
+	link[n] = '\0';
+	name = strrchr(link, '/');
+	name = name ? name + 1 : link;
+	if (!*name || !strcmp(name, "..") || !strcmp(name, "."))
+		return 0;
+	return has_child(name, "holders", 0) || superseded(name);
 }
 
 /*
  * Devices whose bytes a UUID/LABEL scan should not read: floppies (a read can
  * stall for seconds), empty devices (unbound loop, no medium), members of a dm
- * or md device, which show the same superblock as their holder, and disks with
- * partitions, whose first sectors are a partition table (a stale superblock
- * there is not what the user means).
+ * or md device, which show the same superblock as their holder, the
+ * superseded() ones, and disks with partitions, whose first sectors are a
+ * partition table (a stale superblock there is not what the user means).
  */
 static int skip_for_probe(const char *name)
 {
@@ -641,7 +679,7 @@ static int skip_for_probe(const char *name)
 		return 1;
 	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/size", name) == 0 && !strcmp(buf, "0"))
 		return 1;
-	return has_child(name, "holders", 0) || has_child(name, ".", 1);
+	return has_child(name, "holders", 0) || superseded(name) || has_child(name, ".", 1);
 }
 
 static int match_entry(struct scan *s, const char *name, dev_t dev)
@@ -880,11 +918,14 @@ static int resolve_tag_scan(enum lookup what, const char *raw, int links, dev_t 
 		/*
 		 * udev links one device even when two carry the tag (a copy of a
 		 * disk), not necessarily the one that matters: the devices' content
-		 * decides.  A link to a format the probe does not know stands.
+		 * decides.  A link to a format the probe does not know stands; one
+		 * to a device another holds (a multipath path's partition, before
+		 * udev moves the link to the map's) yields to the holder's.
 		 */
-		if (r == -ENOTUNIQ || (r == 0 && dev != link))
+		if (r == -ENOTUNIQ || (r == 0 && dev != link && !dev_held(link)))
 			return -ENOTUNIQ;
-		dev = link;
+		if (r != 0)
+			dev = link;
 		r = 0;
 	}
 	if (r == 0)

@@ -139,12 +139,27 @@ static void hint_swaps(void)
  */
 void hibernate_say_ambiguous(const char *spec)
 {
-	msg_error("resume device '%s' is ambiguous: several devices carry it (a copy of a "
-		  "disk?), and the next boot would discard the image rather than guess which "
-		  "one holds it", spec);
-	msg_hint("give the copy a UUID of its own ('swaplabel -U $(uuidgen) DEVICE' for a swap "
-		 "area, tune2fs -U, xfs_admin -U or btrfstune -u for a filesystem), or name the "
-		 "device by PARTUUID= or /dev/disk/by-id/");
+	char list[160] = "", name[64];
+	dev_t devs[8];
+	size_t n = 0, i, at = 0;
+
+	/* by content; udev's link may name yet another */
+	if (devname_resolve_all(spec, devs, sizeof(devs) / sizeof(devs[0]), &n) < 0)
+		n = 0;
+	for (i = 0; i < n && at < sizeof(list); i++) {
+		devname_name(devs[i], name, sizeof(name));
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "", name);
+	}
+	if (n < 2 && at < sizeof(list))
+		snprintf(list + at, sizeof(list) - at, "%sanother where udev's link points",
+			 n ? " and " : "");
+	msg_error("resume device '%s' is ambiguous: several devices carry it (%s), and the "
+		  "next boot would discard the image rather than guess which one holds it",
+		  spec, list);
+	msg_hint("if one is a copy (a cloned disk, an attached backup), detach it or give it "
+		 "a UUID of its own ('swaplabel -U $(uuidgen) DEVICE' for a swap area, tune2fs "
+		 "-U, xfs_admin -U or btrfstune -u for a filesystem); otherwise name the device "
+		 "by its /dev/disk/by-id/ or /dev/mapper/ name");
 }
 
 /* Step 1: the swap area, checked before anything else happens (reported). */

@@ -490,14 +490,18 @@ static int make_parent(const char *path)
 
 /*
  * The kernel parameters that name @loc, in @buf: "resume=UUID=... resume_offset=N",
- * else (no UUID, an unreadable device) "resume=/dev/NAME resume_offset=N".
- * Return: 1 with the UUID, 0 without it, -errno from reading the device.
+ * else (no UUID, an unreadable device, a UUID that several devices carry)
+ * "resume=/dev/NAME resume_offset=N".
+ * Return: 1 with the UUID, 0 without it, -ENOTUNIQ when another device carries
+ * it too (@ret_spec, of @spec_len, gets "UUID=..."), -errno from reading the device.
  */
-static int format_line(const struct imagefile_loc *loc, char *buf, size_t len)
+static int format_line(const struct imagefile_loc *loc, char *buf, size_t len,
+		       char *ret_spec, size_t spec_len)
 {
 	struct hib_target t;
 	struct probe_id id;
-	char dname[64];
+	char dname[64], spec[48];
+	dev_t dev;
 	int r;
 
 	memset(&t, 0, sizeof(t));
@@ -507,8 +511,15 @@ static int format_line(const struct imagefile_loc *loc, char *buf, size_t len)
 	memset(&id, 0, sizeof(id));
 	devname_name(loc->dev, dname, sizeof(dname));
 	r = devname_probe(loc->dev, &id);
-	if (r >= 0 && printcmd_format(&t, r ? &id : &(struct probe_id){ 0 }, buf, len) == 0)
-		return 1;
+	if (r >= 0 && printcmd_format(&t, r ? &id : &(struct probe_id){ 0 }, buf, len) == 0) {
+		/* "resume=UUID=<36> resume_offset=N": the next boot must find one device */
+		snprintf(spec, sizeof(spec), "%.41s", buf + strlen("resume="));
+		if (devname_resolve(spec, &dev) != -ENOTUNIQ)
+			return 1;
+		if (ret_spec)
+			snprintf(ret_spec, spec_len, "%s", spec);
+		r = -ENOTUNIQ;
+	}
 	snprintf(buf, len, "resume=%s resume_offset=%llu", dname,
 		 (unsigned long long)loc->offset_pages);
 	return r < 0 ? r : 0;
@@ -517,11 +528,15 @@ static int format_line(const struct imagefile_loc *loc, char *buf, size_t len)
 /* The resume= line of @loc, on stdout; 0 or -errno (reported). */
 static int print_line(const char *path, const struct imagefile_loc *loc)
 {
-	char line[160], dname[64];
+	char line[160], dname[64], spec[48];
 	int r;
 
 	devname_name(loc->dev, dname, sizeof(dname));
-	r = format_line(loc, line, sizeof(line));
+	r = format_line(loc, line, sizeof(line), spec, sizeof(spec));
+	if (r == -ENOTUNIQ) {
+		hibernate_say_ambiguous(spec);
+		return r;
+	}
 	if (r < 0) {
 		msg_error("cannot read %s, the filesystem of '%s': %s", dname, path,
 			  msg_errname(r));
@@ -1212,7 +1227,7 @@ int imagefile_cmdline_check(const char *cmdline_path, const char *path,
 		return 0;
 	msg_error("the kernel command line does not name image file '%s' (%s): the next "
 		  "boot would not find the image", path, what);
-	(void)format_line(loc, line, sizeof(line));
+	(void)format_line(loc, line, sizeof(line), NULL, 0);
 	msg_hint("put %s on the kernel command line (in place of any resume= and "
 		 "resume_offset=), rebuild the initramfs and reboot", line);
 	return -EINVAL;
@@ -1263,7 +1278,7 @@ static int prepare(const struct hib_opts *o, const char *path, int fd,
 		return 0;
 	r = header_on_disk(fd, loc, ps, 1);
 	if (r == 1) {
-		(void)format_line(loc, line, sizeof(line));
+		(void)format_line(loc, line, sizeof(line), NULL, 0);
 		msg_warn("an image that no boot resumed was left in '%s': discarded", path);
 		msg_hint("the boot after a hibernation must have %s on its kernel command line, "
 			 "and torpor in its initramfs", line);

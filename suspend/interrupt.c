@@ -131,7 +131,8 @@ fail_outer:
  * interrupt_install_hold() - interrupt_install(), and every other signal that
  * could end us is held (blocked) until interrupt_restore(), which delivers it
  * then: an inherited timer's SIGALRM, a SIGUSR1, SIGXCPU.  Not the faults
- * (SIGSEGV and the like: blocked, they kill all the same).
+ * (SIGSEGV and the like: blocked, they kill all the same), nor SIGPIPE, which
+ * the install ignores.
  * Return: as interrupt_install().
  */
 int interrupt_install_hold(void)
@@ -150,6 +151,11 @@ int interrupt_install_hold(void)
 		sigdelset(&hold, abort_sigs[i]);
 	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
 		sigdelset(&hold, faults[i]);
+	/*
+	 * ignored from the install to the restore: held, it would stay pending
+	 * and be delivered at the restore, which puts its default (death) back
+	 */
+	sigdelset(&hold, SIGPIPE);
 	if (sigprocmask(SIG_BLOCK, &hold, NULL) < 0) {
 		r = -errno;
 		interrupt_restore();

@@ -76,7 +76,7 @@ test_run() {
 	expect_line 5 "^torpor: resume device 'UUID=$uuid' is ambiguous: several devices carry it, not restoring; any image on them is discarded$"
 	expect_line 5 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
 	expect_line 5 "^torpor: discarded the hibernation image on /dev/vdc, continuing boot$"
-	expect_line 5 "^torpor: resume device 'UUID=$uuid' is ambiguous: several devices carry it \\(a copy of a disk\\?\\), and the next boot would discard the image rather than guess which one holds it$"
+	expect_line 5 "^torpor: resume device 'UUID=$uuid' is ambiguous: several devices carry it \\(/dev/vd[bc], /dev/vd[bc]\\), and the next boot would discard the image rather than guess which one holds it$"
 	expect_no_line 5 "^torpor: restoring" "neither copy of the image is restored"
 	expect_sig SWAPSPACE2 "after the boot with two copies"
 	[ "$(dd if="$T/clone.img" bs=1 skip=4086 count=10 2>/dev/null | tr -d '\000')" = SWAPSPACE2 ] ||

@@ -52,6 +52,9 @@ static int is_root;
 #define U24 "3f1d2c4b-5a69-4788-9abc-def012345624"	/* vdx: md 1.2 member */
 #define U25 "3f1d2c4b-5a69-4788-9abc-def012345625"	/* vdy: plain swap, same size */
 #define U26 "3f1d2c4b-5a69-4788-9abc-def012345626"	/* vdz: 1.0 magic, wrong super_offset */
+#define U27 "3f1d2c4b-5a69-4788-9abc-def012345627"	/* sdq1 and md126p1: whole-disk RAID 1 */
+#define U28 "3f1d2c4b-5a69-4788-9abc-def012345628"	/* dm-1, suspended */
+#define G9 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a09"	/* sdq1 and md126p1 */
 #define MD_SECTORS	2100	/* not a multiple of 128 or 8: the end offsets are rounded */
 #define G1 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a01"
 #define G2 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a02"
@@ -582,6 +585,30 @@ static void build_tree(void)
 	put_text("sys/devices/virtual/block/dm-0/dm/name", "cryptswap\n");
 	write_swap("dev/dm-0", U8, "crypt", "LINHIB0001");
 
+	/*
+	 * whole-disk RAID 1 with its metadata at the end (md 1.0, 0.90, IMSM):
+	 * the kernel reads the member's partition table too, so sdq1 shows what
+	 * the array's md126p1 does; and a multipath path's partition next to the
+	 * map's looks the same.  The holder's is the one.
+	 */
+	{
+		static const struct tpart raid[] = { { G9, "raid swap" } };
+
+		add_dev("sdq", NULL, 0, 8, 64, GPT_SECTORS);
+		add_dev("sdq1", "sdq", 1, 8, 65, 128);
+		make_gpt("dev/sdq", raid, 1, GPT_OK);
+		write_swap("dev/sdq1", U27, "raid", "SWAPSPACE2");
+		put_text("sys/devices/virtual/block/sdq/holders/md126", "");
+		add_dev("md126", NULL, 0, 9, 126, GPT_SECTORS);
+		add_dev("md126p1", "md126", 1, 259, 0, 128);
+		make_gpt("dev/md126", raid, 1, GPT_OK);
+		write_swap("dev/md126p1", U27, "raid", "SWAPSPACE2");
+	}
+	/* a suspended dm device: reading it would block until it is resumed */
+	add_dev("dm-1", NULL, 0, 253, 1, 128);
+	put_text("sys/devices/virtual/block/dm-1/dm/suspended", "1\n");
+	write_swap("dev/dm-1", U28, "suspended", "SWAPSPACE2");
+
 	add_dev("loop0", NULL, 0, 7, 0, 0);
 	write_swap("dev/loop0", U9, "empty", "SWAPSPACE2");
 	add_dev("fd0", NULL, 0, 2, 0, 2880);
@@ -679,6 +706,11 @@ static void test_tags(void)
 	expect("UUID=" U6, 0, 254, 48, "UUID= of btrfs");
 	expect("UUID=" U8, 0, 253, 0, "UUID= seen on a dm member and its holder: the holder");
 	expect("UUID=" U7, -ENOTUNIQ, 0, 0, "UUID= on two unrelated devices");
+	expect("UUID=" U27, 0, 259, 0,
+	       "UUID= on a whole-disk RAID 1: the array's partition, not its member's");
+	expect("PARTUUID=" G9, 0, 259, 0,
+	       "PARTUUID= on a whole-disk RAID 1: the array's partition, not its member's");
+	expect("UUID=" U28, -ENOENT, 0, 0, "UUID= on a suspended dm device: not read");
 	expect("UUID=" U9, -ENOENT, 0, 0, "UUID= on an empty (size 0) device is not read");
 	expect("UUID=" U10, -ENOENT, 0, 0, "UUID= on a floppy is not read");
 	expect("UUID=" U12, -ENOENT, 0, 0, "UUID= of a stale header on a partitioned disk");
@@ -804,6 +836,14 @@ static void test_nodes(void)
 	unlink_rel("dev/disk/by-uuid/" U1);
 	unlink_rel("dev/disk/by-partuuid/" G2);
 	unlink_rel("dev/vda1node");
+	/* a link to a RAID member's (or multipath path's) partition yields to the holder's */
+	snprintf(p, sizeof(p), "%s/dev/sdq1node", root);
+	if (mknod(p, S_IFBLK | 0600, makedev(8, 65)) < 0)
+		die(p);
+	put_link("../../sdq1node", "dev/disk/by-uuid/" U27);
+	expect("UUID=" U27, 0, 259, 0, "UUID= whose link names a held device's partition");
+	unlink_rel("dev/disk/by-uuid/" U27);
+	unlink_rel("dev/sdq1node");
 	expect("UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345611", 0, 254, 200,
 	       "UUID= in upper case finds the lower-case link");
 	expect("LABEL=my label", 0, 254, 200, "LABEL= through an encoded by-label link");

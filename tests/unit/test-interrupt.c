@@ -153,6 +153,9 @@ static void test_hold(void)
 	       !sigismember(&mask, SIGBUS) && !sigismember(&mask, SIGINT) &&
 	       !sigismember(&mask, SIGTERM),
 	       "hold: SIGALRM, SIGXCPU, SIGUSR2 held; the faults and abort signals not");
+	raise(SIGPIPE);
+	tap_ok(!sigismember(&mask, SIGPIPE) && !take_pending(SIGPIPE),
+	       "hold: SIGPIPE is ignored, not held (held, the restore would deliver it)");
 	tap_ok(interrupt_install() == 0 && interrupt_commit() == SIGTERM,
 	       "hold: the inner install and commit (refused: SIGTERM came)");
 	interrupt_drain();
