@@ -557,14 +557,20 @@ static int has_child(const char *name, const char *sub, int part)
  * A partition of a disk that a dm or md device holds: a multipath path's
  * partition next to the map's (kpartx), a whole-disk RAID 1 member's partition
  * (metadata at the end) next to the array's.  The holder's is the real one.
- * And a suspended dm device, whose reads block until it is resumed.
+ * And devices whose reads would block: a suspended dm device (until it is
+ * resumed), a SCSI disk whose state is not "running" (offline, blocked).
  */
 static int superseded(const char *name)
 {
-	char buf[16];
+	char buf[32];
 
 	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/dm/suspended", name) == 0 &&
 	    !strcmp(buf, "1"))
+		return 1;
+	/* a SCSI disk (or its partition) that is offline, blocked or gone: reads would hang */
+	if ((sys_read(buf, sizeof(buf), "/sys/class/block/%s/device/state", name) == 0 ||
+	     sys_read(buf, sizeof(buf), "/sys/class/block/%s/../device/state", name) == 0) &&
+	    strcmp(buf, "running"))
 		return 1;
 	/* sysfs puts a partition's directory inside its disk's */
 	return sys_read(buf, sizeof(buf), "/sys/class/block/%s/partition", name) == 0 &&
@@ -644,24 +650,78 @@ static int match_dm_name(const struct scan *s, const char *name)
 	return !strcmp(buf, s->value);
 }
 
-/* Is @dev held by a dm or md device, or superseded()?  1, or 0 (also when unknown). */
-static int dev_held(dev_t dev)
+/* The sysfs name of @dev (the /sys/dev/block link's last part) in @buf; 0 or -errno. */
+static int sysfs_name(dev_t dev, char *buf, size_t len)
 {
 	char path[PATH_MAX], link[PATH_MAX];
 	const char *name;
 	ssize_t n;
 
 	if (mkpath(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev)) < 0)
-		return 0;
+		return -ENAMETOOLONG;
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n <= 0)
-		return 0;
+		return n < 0 ? -errno : -EINVAL;
 	link[n] = '\0';
 	name = strrchr(link, '/');
 	name = name ? name + 1 : link;
-	if (!*name || !strcmp(name, "..") || !strcmp(name, "."))
+	if (!*name || !strcmp(name, "..") || !strcmp(name, ".") || strlen(name) >= len)
+		return -EINVAL;
+	memcpy(buf, name, strlen(name) + 1);
+	return 0;
+}
+
+/*
+ * Is @top built on @under: a holder of @under (or of its disk, when @under is
+ * a partition), a partition of such a holder, or a holder of such a holder?
+ * (An array's partition over a member's partition; a multipath map's kpartx
+ * partition over a path's partition.)  1 or 0.
+ */
+static int built_on(dev_t top, dev_t under)
+{
+	static const char *const subs[] = { "holders", "../holders" };
+	char u[NODE_NAME_MAX], t[NODE_NAME_MAX], path[PATH_MAX], link[PATH_MAX];
+	const char *parent;
+	struct dirent *de;
+	size_t i;
+	ssize_t n;
+	int found = 0;
+	DIR *d;
+
+	if (sysfs_name(under, u, sizeof(u)) < 0 || sysfs_name(top, t, sizeof(t)) < 0)
 		return 0;
-	return has_child(name, "holders", 0) || superseded(name);
+	/* @top's disk, when @top is a partition: the directory its own sits in */
+	parent = NULL;
+	if (sys_read(path, sizeof(path), "/sys/class/block/%s/partition", t) == 0 &&
+	    mkpath(path, sizeof(path), "/sys/class/block/%s", t) == 0 &&
+	    (n = readlink(path, link, sizeof(link) - 1)) > 0) {
+		link[n] = '\0';
+		parent = strrchr(link, '/');
+		if (parent) {
+			*(char *)parent = '\0';
+			parent = strrchr(link, '/');
+			parent = parent ? parent + 1 : NULL;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(subs) && !found; i++) {
+		/* a partition's disk: the directory its own sits in */
+		if (i && sys_read(path, sizeof(path), "/sys/class/block/%s/partition", u) < 0)
+			break;
+		if (mkpath(path, sizeof(path), "/sys/class/block/%s/%s", u, subs[i]) < 0)
+			break;
+		d = opendir(path);
+		if (!d)
+			continue;
+		while (!found && (de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			found = !strcmp(de->d_name, t) || (parent && !strcmp(de->d_name, parent)) ||
+				(mkpath(path, sizeof(path), "/sys/class/block/%s/holders/%s",
+					de->d_name, t) == 0 && access(path, F_OK) == 0);
+		}
+		closedir(d);
+	}
+	return found;
 }
 
 /*
@@ -919,10 +979,10 @@ static int resolve_tag_scan(enum lookup what, const char *raw, int links, dev_t 
 		 * udev links one device even when two carry the tag (a copy of a
 		 * disk), not necessarily the one that matters: the devices' content
 		 * decides.  A link to a format the probe does not know stands; one
-		 * to a device another holds (a multipath path's partition, before
-		 * udev moves the link to the map's) yields to the holder's.
+		 * to a device that the content's one is built on (a multipath path's
+		 * partition, before udev moves the link to the map's) yields to it.
 		 */
-		if (r == -ENOTUNIQ || (r == 0 && dev != link && !dev_held(link)))
+		if (r == -ENOTUNIQ || (r == 0 && dev != link && !built_on(dev, link)))
 			return -ENOTUNIQ;
 		if (r != 0)
 			dev = link;
@@ -1097,6 +1157,36 @@ int devname_resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *r
 	ret_devs[0] = dev;
 	*ret_n = 1;
 	return 0;
+}
+
+/* udev's link for a tag spec; kernel-doc in devname.h. */
+int devname_link(const char *spec, dev_t *ret_dev)
+{
+	static const struct {
+		const char *prefix;
+		enum lookup what;
+	} tags[] = {
+		{ "UUID=", LK_UUID },
+		{ "LABEL=", LK_LABEL },
+		{ "PARTUUID=", LK_PARTUUID },
+		{ "PARTLABEL=", LK_PARTLABEL },
+	};
+	char value[TAG_VALUE_MAX], norm[TAG_VALUE_MAX];
+	size_t i, n;
+	int r;
+
+	if (!spec || strlen(spec) >= PATH_MAX)
+		return -EINVAL;
+	if (!strncmp(spec, "/dev/disk/by-", 13))
+		return path_is_safe(spec + 5) ? stat_block(ret_dev, "%s", spec) : -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		n = strlen(tags[i].prefix);
+		if (strncmp(spec, tags[i].prefix, n))
+			continue;
+		r = tag_value(tags[i].what, spec + n, value, sizeof(value), norm);
+		return r < 0 ? r : try_link(tags[i].what, value, ret_dev);
+	}
+	return -EINVAL;
 }
 
 /* resume= spec to device number: 0, -ENOENT (wait), -EINVAL; kernel-doc in devname.h. */

@@ -51,6 +51,17 @@ int devname_resolve(const char *spec, dev_t *ret_dev);
 int devname_resolve_uuid(const char *uuid, dev_t *ret_dev);
 
 /**
+ * devname_link() - the device udev's /dev/disk/by-* link for @spec points to
+ * @spec: UUID=, LABEL=, PARTUUID=, PARTLABEL= or a /dev/disk/by-* path
+ * @ret_dev: the device number, written on success only
+ *
+ * For what a content scan cannot see (a format the probe does not know, a
+ * device it skips): discarding on every device a spec may name.
+ * Return: 0; -ENOENT without such a link; -EINVAL for other specs.
+ */
+int devname_link(const char *spec, dev_t *ret_dev);
+
+/**
  * devname_resolve_all() - every device @spec names, for when one is not enough
  * @spec: as devname_resolve()
  * @ret_devs: filled with up to @cap distinct device numbers

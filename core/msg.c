@@ -41,14 +41,26 @@ int msg_debug_enabled(void)
 	return debug_on;
 }
 
+/* the lines said while quiet (not the progress lines), for msg_set_quiet(0) */
+static char held[4096];
+static size_t held_len;
+
+static void write_all(int fd, const char *p, int n);
+
 /*
- * msg_set_quiet() - drop every line from now on.  torpor-suspend uses it while
- * the image is written when stderr is a file: after the snapshot nothing may
- * touch a mounted filesystem.
+ * msg_set_quiet() - hold every line from now on; msg_set_quiet(0) writes out
+ * what was held (the errors and warnings of a hibernation that failed while
+ * quiet).  torpor-suspend uses it while the image is written when stderr is a
+ * file: after the snapshot nothing may touch a mounted filesystem.  What does
+ * not fit in the buffer is dropped.
  */
 void msg_set_quiet(int on)
 {
 	quiet = on;
+	if (!on && held_len) {
+		write_all(2, held, (int)held_len);
+		held_len = 0;
+	}
 }
 
 /*
@@ -101,9 +113,10 @@ static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 	char kline[1040];
 	int n, m;
 
-	if (quiet)
+	if (quiet && prio >= 7)
 		return;
-	end_live();
+	if (!quiet)
+		end_live();
 	n = snprintf(line, sizeof(line), "%s: %s", MSG_PREFIX, tag);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return;
@@ -114,6 +127,13 @@ static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 	if (n < (int)sizeof(line) - 1)
 		line[n++] = '\n';
 	line[n] = '\0';
+	if (quiet) {
+		if (held_len + n <= sizeof(held)) {
+			memcpy(held + held_len, line, n);
+			held_len += n;
+		}
+		return;
+	}
 	write_all(2, line, n);
 	if (kmsg_fd >= 0 && prio < 7) {
 		m = snprintf(kline, sizeof(kline), "<%d>%s", prio, line);

@@ -606,15 +606,34 @@ static int examine_dev(const struct restore_opts *o, dev_t dev)
  * and every one is discarded, or a later boot that sees one copy only would
  * restore a stale image.
  */
+/*
+ * Every device @spec may name, up to @cap: by content, and where udev's link
+ * points (a device the scan skips or cannot read).  How many.
+ */
+static size_t every_device(const char *spec, dev_t *devs, size_t cap)
+{
+	size_t i, n = 0;
+	dev_t link;
+
+	if (devname_resolve_all(spec, devs, cap, &n) < 0)
+		n = 0;
+	if (n < cap && devname_link(spec, &link) == 0) {
+		for (i = 0; i < n && devs[i] != link; i++)
+			;
+		if (i == n)
+			devs[n++] = link;
+	}
+	return n;
+}
+
 static void discard_all(const struct restore_opts *o)
 {
 	struct restore_opts d = *o;
 	dev_t devs[16];
-	size_t i, n = 0;
+	size_t i, n;
 
 	d.discard_reason = "the resume device is ambiguous";
-	if (devname_resolve_all(o->device, devs, sizeof(devs) / sizeof(devs[0]), &n) < 0)
-		return;
+	n = every_device(o->device, devs, sizeof(devs) / sizeof(devs[0]));
 	for (i = 0; i < n; i++)
 		(void)examine_dev(&d, devs[i]);
 }
@@ -646,15 +665,13 @@ static void discard_other_one(const struct restore_opts *o, dev_t other)
 static void discard_other(const struct restore_opts *o, dev_t dev)
 {
 	dev_t other, all[16];
-	size_t i, n = 0;
+	size_t i, n;
 	int r;
 
 	r = wait_device(o->other_device, 0, 0, &other);
 	if (r == -ENOTUNIQ) {
 		/* several devices carry it: an image on any of them is a doubt */
-		if (devname_resolve_all(o->other_device, all, sizeof(all) / sizeof(all[0]),
-					&n) < 0)
-			return;
+		n = every_device(o->other_device, all, sizeof(all) / sizeof(all[0]));
 		for (i = 0; i < n; i++)
 			if (all[i] != dev || o->other_offset != o->offset)
 				discard_other_one(o, all[i]);
@@ -701,7 +718,8 @@ int restore_run(const struct restore_opts *o)
 	if (r == -ENOTUNIQ) {
 		msg_error("resume device '%s' is ambiguous: several devices carry it, "
 			  "not restoring; any image on them is discarded", o->device);
-		msg_hint("name the device by PARTUUID= or /dev/disk/by-id/ instead");
+		msg_hint("detach the copy, or name the device by its /dev/disk/by-id/ or "
+			 "/dev/mapper/ name instead");
 		if (!o->dump)
 			discard_all(o);
 		return r;

@@ -159,7 +159,8 @@ void hibernate_say_ambiguous(const char *spec)
 	msg_hint("if one is a copy (a cloned disk, an attached backup), detach it or give it "
 		 "a UUID of its own ('swaplabel -U $(uuidgen) DEVICE' for a swap area, tune2fs "
 		 "-U, xfs_admin -U or btrfstune -u for a filesystem); otherwise name the device "
-		 "by its /dev/disk/by-id/ or /dev/mapper/ name");
+		 "by its /dev/disk/by-id/ or /dev/mapper/ name in resume= on the kernel command "
+		 "line, and rebuild the initramfs");
 }
 
 /* Step 1: the swap area, checked before anything else happens (reported). */
@@ -983,7 +984,7 @@ int hibernate_run(const struct hib_opts *o)
 		goto out_release;
 	msg_debug("blocks of %u pages, %llu KiB of buffers and tables", w.block_pages,
 		  (unsigned long long)(writer_buffer_bytes(&w) >> 10));
-	r = writer_check_header(&w, orig_sig);
+	r = writer_check_header(&w, orig_sig, !o->check_only);
 	if (r == -E2BIG) {
 		msg_error("the swap header of %s lists more than 128 bad pages: torpor's "
 			  "record would overwrite the list", t.dev_name);

@@ -150,13 +150,14 @@ static int sync_dev(int fd)
  * @ret_orig_sig: the signature to put back when the image is consumed
  *
  * An old image of ours found there (one nobody consumed) is invalidated on
- * the disk at once.
+ * the disk at once when @invalidate is set (not for --check, which changes
+ * nothing).
  *
  * Return: 0; -EMEDIUMTYPE when the page is not a swap header (or carries
  * another tool's hibernation image); -E2BIG when its bad-page list would run
  * under the root record; -errno on I/O errors.
  */
-int writer_check_header(struct writer *w, char ret_orig_sig[10])
+int writer_check_header(struct writer *w, char ret_orig_sig[10], int invalidate)
 {
 	struct torpor_root root;
 	uint32_t nr_bad;
@@ -190,6 +191,8 @@ int writer_check_header(struct writer *w, char ret_orig_sig[10])
 		 * swap since, and a hibernation that stops before its own commit must
 		 * not leave that root for a later boot to find
 		 */
+		if (!invalidate)
+			return 0;
 		r = blkio_pwrite(w->dev_fd, w->header_page, w->ps, w->header_offset);
 		return r < 0 ? r : sync_dev(w->dev_fd);
 	default:

@@ -70,7 +70,7 @@ int writer_init(struct writer *w, int dev_fd, uint64_t header_offset, uint32_t p
 int writer_setup_pack(struct writer *w, const struct pack_setting *s, unsigned threads);
 size_t writer_buffer_bytes(const struct writer *w);
 uint64_t writer_estimate_bytes(const struct writer *w);
-int writer_check_header(struct writer *w, char ret_orig_sig[10]);
+int writer_check_header(struct writer *w, char ret_orig_sig[10], int invalidate);
 int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes);
 int writer_commit(struct writer *w, const char orig_sig[10]);
 int writer_abort(struct writer *w);

@@ -13,8 +13,9 @@
 #  as udev would make it, a /dev/disk/by-uuid link to /dev/vdb: torpor-resume must
 #  see by content that two devices carry the UUID, restore neither image and discard
 #  both (restoring from vdb would leave the copy's image for a later boot), and
-#  torpor-suspend must refuse to write an image there that the next boot would
-#  discard.  Old torpor trusted the link on both sides and restored.
+#  torpor-suspend, though told --resume=/dev/vdb, must refuse to write an image that
+#  the next boot (which reads the command line's resume=) would discard.  Old torpor
+#  trusted the link on both sides and restored.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -68,7 +69,7 @@ test_run() {
 	cp "$T/swap.img" "$T/clone.img" || fail "cannot copy the swap disk"
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_CMDLINE="console=ttyS0 panic=-1 resume=UUID=$uuid torpor_mib=32"
-	boot 5 torpor_test=refused "torpor_link=by-uuid/$uuid:/dev/vdb"
+	boot 5 torpor_test=refused "torpor_link=by-uuid/$uuid:/dev/vdb" torpor_opts=--resume=/dev/vdb
 	note_boot 5
 	expect 5 linked normal-boot workload-started hibernating "suspend-exit 1" token-ok \
 		counter-ok data-ok poweroff

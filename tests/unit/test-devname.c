@@ -54,6 +54,7 @@ static int is_root;
 #define U26 "3f1d2c4b-5a69-4788-9abc-def012345626"	/* vdz: 1.0 magic, wrong super_offset */
 #define U27 "3f1d2c4b-5a69-4788-9abc-def012345627"	/* sdq1 and md126p1: whole-disk RAID 1 */
 #define U28 "3f1d2c4b-5a69-4788-9abc-def012345628"	/* dm-1, suspended */
+#define U29 "3f1d2c4b-5a69-4788-9abc-def012345629"	/* sdv1, its SCSI disk offline */
 #define G9 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a09"	/* sdq1 and md126p1 */
 #define MD_SECTORS	2100	/* not a multiple of 128 or 8: the end offsets are rounded */
 #define G1 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a01"
@@ -609,6 +610,12 @@ static void build_tree(void)
 	put_text("sys/devices/virtual/block/dm-1/dm/suspended", "1\n");
 	write_swap("dev/dm-1", U28, "suspended", "SWAPSPACE2");
 
+	/* a SCSI disk that is offline: reading it could hang */
+	add_dev("sdv", NULL, 0, 8, 80, GPT_SECTORS);
+	add_dev("sdv1", "sdv", 1, 8, 81, 128);
+	put_text("sys/devices/virtual/block/sdv/device/state", "offline\n");
+	write_swap("dev/sdv1", U29, "offline", "SWAPSPACE2");
+
 	add_dev("loop0", NULL, 0, 7, 0, 0);
 	write_swap("dev/loop0", U9, "empty", "SWAPSPACE2");
 	add_dev("fd0", NULL, 0, 2, 0, 2880);
@@ -711,6 +718,7 @@ static void test_tags(void)
 	expect("PARTUUID=" G9, 0, 259, 0,
 	       "PARTUUID= on a whole-disk RAID 1: the array's partition, not its member's");
 	expect("UUID=" U28, -ENOENT, 0, 0, "UUID= on a suspended dm device: not read");
+	expect("UUID=" U29, -ENOENT, 0, 0, "UUID= on an offline SCSI disk's partition: not read");
 	expect("UUID=" U9, -ENOENT, 0, 0, "UUID= on an empty (size 0) device is not read");
 	expect("UUID=" U10, -ENOENT, 0, 0, "UUID= on a floppy is not read");
 	expect("UUID=" U12, -ENOENT, 0, 0, "UUID= of a stale header on a partitioned disk");
@@ -801,6 +809,15 @@ static void test_nodes(void)
 	put_link("../../realnode", "dev/disk/by-id/virtio-swap");
 	expect("UUID=" U11, 0, 254, 200, "UUID= through a by-uuid link");
 	{
+		dev_t l1 = 0, l2 = 0, l3 = 0;
+
+		tap_ok(devname_link("UUID=" U11, &l1) == 0 && l1 == makedev(254, 200) &&
+		       devname_link("/dev/disk/by-uuid/" U11, &l2) == 0 &&
+		       l2 == makedev(254, 200) && devname_link("UUID=" U1, &l3) == -ENOENT &&
+		       devname_link("/dev/vda1", &l3) == -EINVAL && l3 == 0,
+		       "devname: devname_link() gives udev's link, and only that");
+	}
+	{
 		dev_t dev = makedev(1, 1);
 
 		/*
@@ -843,6 +860,19 @@ static void test_nodes(void)
 	put_link("../../sdq1node", "dev/disk/by-uuid/" U27);
 	expect("UUID=" U27, 0, 259, 0, "UUID= whose link names a held device's partition");
 	unlink_rel("dev/disk/by-uuid/" U27);
+	/* ... and a dm member to its holder */
+	snprintf(p, sizeof(p), "%s/dev/sdznode", root);
+	if (mknod(p, S_IFBLK | 0600, makedev(8, 32)) < 0)
+		die(p);
+	put_link("../../sdznode", "dev/disk/by-uuid/" U8);
+	expect("UUID=" U8, 0, 253, 0, "UUID= whose link names a dm member: its holder");
+	/* but not to an unrelated device: a held link and another copy are two */
+	put_link("../../sdznode", "dev/disk/by-uuid/" U27);
+	expect("UUID=" U27, -ENOTUNIQ, 0, 0,
+	       "UUID= whose link names a held device under another than the content's");
+	unlink_rel("dev/disk/by-uuid/" U27);
+	unlink_rel("dev/disk/by-uuid/" U8);
+	unlink_rel("dev/sdznode");
 	unlink_rel("dev/sdq1node");
 	expect("UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345611", 0, 254, 200,
 	       "UUID= in upper case finds the lower-case link");

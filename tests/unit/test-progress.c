@@ -127,6 +127,48 @@ static void test_live(void)
 	       "message or msg_live_end() once (%d bytes)", n);
 }
 
+/*
+ * msg_set_quiet(): while the image is written to a log file nothing is
+ * written there; the errors and notes said meanwhile come out at
+ * msg_set_quiet(0) (a hibernation that failed after the freeze says why), the
+ * progress and debug lines never.
+ */
+static void test_quiet(void)
+{
+	char out[512];
+	int p[2], saved, n = 0, r;
+
+	if (pipe(p) < 0 || (saved = dup(2)) < 0) {
+		tap_ok(0, "msg_set_quiet: pipe");
+		return;
+	}
+	dup2(p[1], 2);
+	msg_set_debug(1);
+	msg_info("before");
+	msg_set_quiet(1);
+	msg_error("failed: %d", 1);
+	msg_progress("50%%");
+	msg_live("saving: %d", 2);
+	msg_debug("detail");
+	msg_hint("again");
+	r = fcntl(p[0], F_SETFL, O_NONBLOCK);
+	n = r == 0 ? (int)read(p[0], out, sizeof(out) - 1) : -2;
+	n = n < 0 ? 0 : n;
+	out[n] = '\0';
+	tap_ok(!strcmp(out, "torpor: before\n"), "msg_set_quiet: nothing written while quiet");
+	msg_set_quiet(0);
+	msg_set_debug(0);
+	n = (int)read(p[0], out, sizeof(out) - 1);
+	out[n < 0 ? 0 : n] = '\0';
+	tap_ok(!strcmp(out, "torpor: failed: 1\ntorpor: hint: again\n"),
+	       "msg_set_quiet: the error and hint come out after, the progress and debug lines "
+	       "never ('%s')", out);
+	dup2(saved, 2);
+	close(saved);
+	close(p[0]);
+	close(p[1]);
+}
+
 static char dir[64];
 
 /* a fake plymouth: logs its arguments to dir/log; BEHAVIOUR ok, nodaemon or hang */
@@ -288,6 +330,7 @@ int main(void)
 {
 	test_lines();
 	test_live();
+	test_quiet();
 	test_splash();
 	return tap_done();
 }
