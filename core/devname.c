@@ -557,20 +557,55 @@ static int has_child(const char *name, const char *sub, int part)
  * A partition of a disk that a dm or md device holds: a multipath path's
  * partition next to the map's (kpartx), a whole-disk RAID 1 member's partition
  * (metadata at the end) next to the array's.  The holder's is the real one.
- * And devices whose reads would block: a suspended dm device (until it is
- * resumed), a SCSI disk whose state is not "running" (offline, blocked).
+ * And the unreadable() devices.
  */
-static int superseded(const char *name)
+/* A SCSI disk's state ("running", "offline", "blocked", ...) in @buf: 0, or -errno */
+static int scsi_state(const char *disk_dir, char *buf, size_t len)
 {
-	char buf[32];
+	char path[PATH_MAX], link[PATH_MAX];
+	const char *sub;
+	ssize_t n;
+
+	/* only SCSI has this meaning of device/state (NVMe's controller says "live") */
+	if (mkpath(path, sizeof(path), "%s/device/subsystem", disk_dir) < 0)
+		return -ENAMETOOLONG;
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	link[n] = '\0';
+	sub = strrchr(link, '/');
+	if (strcmp(sub ? sub + 1 : link, "scsi"))
+		return -ENOENT;
+	return sys_read(buf, len, "%s/device/state", disk_dir);
+}
+
+/*
+ * Would reading block device @name (a sysfs name) hang?  A suspended dm device
+ * (until it is resumed), a SCSI disk or its partition whose state is not
+ * "running" (offline, blocked).  1 or 0.
+ */
+static int unreadable(const char *name)
+{
+	char buf[32], dir[PATH_MAX];
 
 	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/dm/suspended", name) == 0 &&
 	    !strcmp(buf, "1"))
 		return 1;
-	/* a SCSI disk (or its partition) that is offline, blocked or gone: reads would hang */
-	if ((sys_read(buf, sizeof(buf), "/sys/class/block/%s/device/state", name) == 0 ||
-	     sys_read(buf, sizeof(buf), "/sys/class/block/%s/../device/state", name) == 0) &&
-	    strcmp(buf, "running"))
+	snprintf(dir, sizeof(dir), "/sys/class/block/%s", name);
+	if (scsi_state(dir, buf, sizeof(buf)) == 0)
+		return strcmp(buf, "running") != 0;
+	snprintf(dir, sizeof(dir), "/sys/class/block/%s/..", name);
+	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/partition", name) == 0 &&
+	    scsi_state(dir, buf, sizeof(buf)) == 0)
+		return strcmp(buf, "running") != 0;
+	return 0;
+}
+
+static int superseded(const char *name)
+{
+	char buf[32];
+
+	if (unreadable(name))
 		return 1;
 	/* sysfs puts a partition's directory inside its disk's */
 	return sys_read(buf, sizeof(buf), "/sys/class/block/%s/partition", name) == 0 &&
@@ -1173,20 +1208,32 @@ int devname_link(const char *spec, dev_t *ret_dev)
 	};
 	char value[TAG_VALUE_MAX], norm[TAG_VALUE_MAX];
 	size_t i, n;
+	dev_t dev;
 	int r;
 
 	if (!spec || strlen(spec) >= PATH_MAX)
 		return -EINVAL;
-	if (!strncmp(spec, "/dev/disk/by-", 13))
-		return path_is_safe(spec + 5) ? stat_block(ret_dev, "%s", spec) : -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(tags); i++) {
-		n = strlen(tags[i].prefix);
-		if (strncmp(spec, tags[i].prefix, n))
-			continue;
-		r = tag_value(tags[i].what, spec + n, value, sizeof(value), norm);
-		return r < 0 ? r : try_link(tags[i].what, value, ret_dev);
+	r = -EINVAL;
+	if (!strncmp(spec, "/dev/disk/by-", 13)) {
+		r = path_is_safe(spec + 5) ? stat_block(&dev, "%s", spec) : -EINVAL;
+	} else {
+		for (i = 0; i < ARRAY_SIZE(tags); i++) {
+			n = strlen(tags[i].prefix);
+			if (strncmp(spec, tags[i].prefix, n))
+				continue;
+			r = tag_value(tags[i].what, spec + n, value, sizeof(value), norm);
+			if (r == 0)
+				r = try_link(tags[i].what, value, &dev);
+			break;
+		}
 	}
-	return -EINVAL;
+	if (r < 0)
+		return r;
+	/* reading it would hang the caller */
+	if (sysfs_name(dev, value, sizeof(value)) == 0 && unreadable(value))
+		return -EBUSY;
+	*ret_dev = dev;
+	return 0;
 }
 
 /* resume= spec to device number: 0, -ENOENT (wait), -EINVAL; kernel-doc in devname.h. */

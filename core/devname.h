@@ -57,7 +57,9 @@ int devname_resolve_uuid(const char *uuid, dev_t *ret_dev);
  *
  * For what a content scan cannot see (a format the probe does not know, a
  * device it skips): discarding on every device a spec may name.
- * Return: 0; -ENOENT without such a link; -EINVAL for other specs.
+ * Return: 0; -ENOENT without such a link; -EBUSY when reading the device
+ * would hang (a suspended dm device, an offline SCSI disk); -EINVAL for other
+ * specs.
  */
 int devname_link(const char *spec, dev_t *ret_dev);
 

@@ -44,6 +44,7 @@ int msg_debug_enabled(void)
 /* the lines said while quiet (not the progress lines), for msg_set_quiet(0) */
 static char held[4096];
 static size_t held_len;
+static int held_dropped;
 
 static void write_all(int fd, const char *p, int n);
 
@@ -51,12 +52,18 @@ static void write_all(int fd, const char *p, int n);
  * msg_set_quiet() - hold every line from now on; msg_set_quiet(0) writes out
  * what was held (the errors and warnings of a hibernation that failed while
  * quiet).  torpor-suspend uses it while the image is written when stderr is a
- * file: after the snapshot nothing may touch a mounted filesystem.  What does
- * not fit in the buffer is dropped.
+ * file: after the snapshot nothing may touch a mounted filesystem.  Where the
+ * buffer is full, the oldest lines make room.
  */
 void msg_set_quiet(int on)
 {
 	quiet = on;
+	if (!on && held_dropped) {
+		static const char more[] = MSG_PREFIX ": (earlier lines not shown)\n";
+
+		write_all(2, more, (int)sizeof(more) - 1);
+		held_dropped = 0;
+	}
 	if (!on && held_len) {
 		write_all(2, held, (int)held_len);
 		held_len = 0;
@@ -128,6 +135,15 @@ static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 		line[n++] = '\n';
 	line[n] = '\0';
 	if (quiet) {
+		/* the newest lines matter most (the cause of a failure comes last) */
+		while (held_len && held_len + n > sizeof(held)) {
+			char *nl = memchr(held, '\n', held_len);
+			size_t cut = nl ? (size_t)(nl - held) + 1 : held_len;
+
+			memmove(held, held + cut, held_len - cut);
+			held_len -= cut;
+			held_dropped = 1;
+		}
 		if (held_len + n <= sizeof(held)) {
 			memcpy(held + held_len, line, n);
 			held_len += n;

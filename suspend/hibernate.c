@@ -160,7 +160,7 @@ void hibernate_say_ambiguous(const char *spec)
 		 "a UUID of its own ('swaplabel -U $(uuidgen) DEVICE' for a swap area, tune2fs "
 		 "-U, xfs_admin -U or btrfstune -u for a filesystem); otherwise name the device "
 		 "by its /dev/disk/by-id/ or /dev/mapper/ name in resume= on the kernel command "
-		 "line, and rebuild the initramfs");
+		 "line, rebuild the initramfs and reboot");
 }
 
 /* Step 1: the swap area, checked before anything else happens (reported). */
@@ -808,7 +808,7 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		(void)snap_unfreeze(snap_fd);
 		close(snap_fd);
 		msg_set_quiet(0);
-			msg_info("woke up from suspend to RAM, image discarded");
+		msg_info("woke up from suspend to RAM, image discarded");
 		return 0;
 	}
 	/* CREATE_IMAGE returned 0: the image was restored and we run again */

@@ -55,6 +55,7 @@ static int is_root;
 #define U27 "3f1d2c4b-5a69-4788-9abc-def012345627"	/* sdq1 and md126p1: whole-disk RAID 1 */
 #define U28 "3f1d2c4b-5a69-4788-9abc-def012345628"	/* dm-1, suspended */
 #define U29 "3f1d2c4b-5a69-4788-9abc-def012345629"	/* sdv1, its SCSI disk offline */
+#define U30 "3f1d2c4b-5a69-4788-9abc-def012345630"	/* nvme9n1p1, its controller "live" */
 #define G9 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a09"	/* sdq1 and md126p1 */
 #define MD_SECTORS	2100	/* not a multiple of 128 or 8: the end offsets are rounded */
 #define G1 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a01"
@@ -614,7 +615,14 @@ static void build_tree(void)
 	add_dev("sdv", NULL, 0, 8, 80, GPT_SECTORS);
 	add_dev("sdv1", "sdv", 1, 8, 81, 128);
 	put_text("sys/devices/virtual/block/sdv/device/state", "offline\n");
+	put_link("../../../../../bus/scsi", "sys/devices/virtual/block/sdv/device/subsystem");
 	write_swap("dev/sdv1", U29, "offline", "SWAPSPACE2");
+	/* an NVMe namespace: device/ is its controller, whose state reads "live" */
+	add_dev("nvme9n1", NULL, 0, 259, 90, GPT_SECTORS);
+	add_dev("nvme9n1p1", "nvme9n1", 1, 259, 91, 128);
+	put_text("sys/devices/virtual/block/nvme9n1/device/state", "live\n");
+	put_link("../../../../../class/nvme", "sys/devices/virtual/block/nvme9n1/device/subsystem");
+	write_swap("dev/nvme9n1p1", U30, "nvme", "SWAPSPACE2");
 
 	add_dev("loop0", NULL, 0, 7, 0, 0);
 	write_swap("dev/loop0", U9, "empty", "SWAPSPACE2");
@@ -719,6 +727,7 @@ static void test_tags(void)
 	       "PARTUUID= on a whole-disk RAID 1: the array's partition, not its member's");
 	expect("UUID=" U28, -ENOENT, 0, 0, "UUID= on a suspended dm device: not read");
 	expect("UUID=" U29, -ENOENT, 0, 0, "UUID= on an offline SCSI disk's partition: not read");
+	expect("UUID=" U30, 0, 259, 91, "UUID= on an NVMe partition (controller state \"live\")");
 	expect("UUID=" U9, -ENOENT, 0, 0, "UUID= on an empty (size 0) device is not read");
 	expect("UUID=" U10, -ENOENT, 0, 0, "UUID= on a floppy is not read");
 	expect("UUID=" U12, -ENOENT, 0, 0, "UUID= of a stale header on a partitioned disk");

@@ -163,6 +163,26 @@ static void test_quiet(void)
 	tap_ok(!strcmp(out, "torpor: failed: 1\ntorpor: hint: again\n"),
 	       "msg_set_quiet: the error and hint come out after, the progress and debug lines "
 	       "never ('%s')", out);
+	/* more than the buffer holds: the newest lines stay, and a note says so */
+	msg_set_quiet(1);
+	for (r = 0; r < 200; r++)
+		msg_info("line %03d of a long story", r);
+	msg_error("the cause");
+	msg_set_quiet(0);
+	{
+		static char all[8192];
+		int got = 0;
+
+		while (got < (int)sizeof(all) - 1 &&
+		       (n = (int)read(p[0], all + got, sizeof(all) - 1 - got)) > 0)
+			got += n;
+		all[got] = '\0';
+		tap_ok(!strncmp(all, "torpor: (earlier lines not shown)\n", 34) &&
+		       got > 34 && strstr(all, "line 199 of") &&
+		       !strcmp(all + got - 18, "torpor: the cause\n") && !strstr(all, "line 000 "),
+		       "msg_set_quiet: past the buffer the oldest lines go, with a note (%d bytes)",
+		       got);
+	}
 	dup2(saved, 2);
 	close(saved);
 	close(p[0]);
