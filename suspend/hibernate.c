@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blockstack.h"
 #include "devname.h"
 #include "hibernate.h"
 #include "imagesize.h"
@@ -163,6 +164,37 @@ void hibernate_say_ambiguous(const char *spec)
 		 "line, rebuild the initramfs and reboot");
 }
 
+/**
+ * hibernate_check_answers() - refuse an area on a device that stops with the freeze
+ * @dev: the swap area's device, or the filesystem's of a swap or image file
+ * @what: the area, for the message
+ *
+ * The image is written after the freeze: on a loop device or nbd (blockstack.c)
+ * the first write would wait for ever, with everything frozen.  The initramfs
+ * could not read it either.
+ * Return: 0, or -EREMOTEIO (reported).
+ */
+int hibernate_check_answers(dev_t dev, const char *what)
+{
+	char via[PATH_MAX], name[64];
+	int r;
+
+	r = blockstack_frozen_ok(dev, via, sizeof(via));
+	if (r > 0)
+		return 0;
+	devname_name(dev, name, sizeof(name));
+	if (r == 0)
+		msg_error("cannot hibernate into '%s' on %s: %s does not answer while the system "
+			  "is frozen, so the image could not be written, and the initramfs could "
+			  "not read it", what, name, via);
+	else
+		msg_error("cannot hibernate into '%s' on %s: sysfs does not show what the device "
+			  "is built on (%s), so it may not answer while the system is frozen",
+			  what, name, msg_errname(r));
+	msg_hint("hibernate into a swap partition, or a swap or image file on a local disk");
+	return -EREMOTEIO;
+}
+
 /* Step 1: the swap area, checked before anything else happens (reported). */
 int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 {
@@ -227,6 +259,9 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 		return r;
 	}
 	devname_name(dev, t->dev_name, sizeof(t->dev_name));
+	r = hibernate_check_answers(dev, t->swap_path);
+	if (r < 0)
+		return r;
 	if (t->is_file) {
 		if (stat(t->swap_path, &st) < 0)
 			return -errno;
@@ -297,6 +332,34 @@ static void say_open_error(int r)
 	}
 }
 
+/* A filesystem with no stamp: a mount elsewhere before the resume would go unseen. */
+static void say_unstamped(const struct mounts_fs *f)
+{
+	if (f->err == -EREMOTEIO)
+		msg_warn("not protected against a mount elsewhere: %s %s on %s: it cannot be "
+			 "read while the system is frozen, nor by the initramfs", f->fstype,
+			 f->where, f->via ? f->via : "a device served by a process");
+	else if (f->err == -EMEDIUMTYPE)
+		msg_warn("not protected against a mount elsewhere: %s %s", f->fstype, f->where);
+	else
+		msg_warn("not protected against a mount elsewhere: %s %s: %s", f->fstype,
+			 f->where, msg_errname(f->err));
+}
+
+static void say_unsynced(const struct mounts_fs *f)
+{
+	if (f->err == -EXDEV)
+		msg_warn("cannot sync %s %s after freezing: another filesystem is mounted over "
+			 "it", f->fstype, f->where);
+	else if (f->err == -EREMOTEIO)
+		msg_warn("cannot sync %s %s after freezing: %s does not answer while the system "
+			 "is frozen", f->fstype,
+			 f->where, f->via ? f->via : "its disk");
+	else
+		msg_warn("cannot sync %s %s after freezing: %s", f->fstype, f->where,
+			 msg_errname(f->err));
+}
+
 /* The mounted filesystems: stamped in fill_identity(), synced after the freeze. */
 static struct mounts mounts;
 
@@ -345,18 +408,9 @@ static int collect_mounts(struct torpor_image *img)
 		mounts.fs = NULL;
 	}
 	for (i = 0; i < mounts.nr_unstamped; i++)
-		msg_warn("not protected against a mount elsewhere: %s %s%s%s",
-			 mounts.unstamped[i].fstype, mounts.unstamped[i].where,
-			 mounts.unstamped[i].err == -EMEDIUMTYPE ? "" : ": ",
-			 mounts.unstamped[i].err == -EMEDIUMTYPE ? "" :
-			 msg_errname(mounts.unstamped[i].err));
+		say_unstamped(&mounts.unstamped[i]);
 	for (i = 0; i < mounts.nr_unsynced; i++)
-		msg_warn("cannot sync %s %s after freezing: %s", mounts.unsynced[i].fstype,
-			 mounts.unsynced[i].where, mounts.unsynced[i].err == -EXDEV ?
-			 "another filesystem is mounted over it" :
-			 mounts.unsynced[i].err == -EREMOTEIO ?
-			 "its disk is served by a process (loop, nbd, ublk) that will be frozen" :
-			 msg_errname(mounts.unsynced[i].err));
+		say_unsynced(&mounts.unsynced[i]);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #define SUSPEND_HIBERNATE_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "config.h"
 #include "packpool.h"
@@ -27,5 +28,6 @@ int hibernate_run(const struct hib_opts *o);
 void hibernate_say_ambiguous(const char *spec);
 int hibernate_resolve(const struct hib_opts *o, struct hib_target *t);
 int hibernate_check_namespaces(void);
+int hibernate_check_answers(dev_t dev, const char *what);
 
 #endif

@@ -22,6 +22,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "blockstack.h"
 #include "devname.h"
 #include "fsstamp.h"
 #include "mountinfo.h"
@@ -79,16 +80,18 @@ static int find(const struct mounts_fs *tab, uint32_t n, dev_t dev)
 }
 
 static int add(struct mounts_fs **tab, uint32_t *n, const struct mountinfo_entry *e, dev_t dev,
-	       int fd, int err)
+	       int fd, int err, const char *via)
 {
 	struct mounts_fs *nt = realloc(*tab, (*n + 1) * sizeof(**tab));
-	struct mounts_fs f = { strdup(e->fstype), strdup(e->mount_point), dev, fd, err };
+	struct mounts_fs f = { strdup(e->fstype), strdup(e->mount_point), dev, fd, err,
+			       via ? strdup(via) : NULL };
 
 	if (nt)
 		*tab = nt;
-	if (!nt || !f.fstype || !f.where) {
+	if (!nt || !f.fstype || !f.where || (via && !f.via)) {
 		free(f.fstype);
 		free(f.where);
+		free(f.via);
 		return -ENOMEM;
 	}
 	nt[(*n)++] = f;
@@ -99,6 +102,7 @@ static void drop(struct mounts_fs *tab, uint32_t *n, uint32_t i)
 {
 	free(tab[i].fstype);
 	free(tab[i].where);
+	free(tab[i].via);
 	if (tab[i].fd >= 0)
 		close(tab[i].fd);
 	memmove(&tab[i], &tab[i + 1], (*n - i - 1) * sizeof(*tab));
@@ -122,11 +126,18 @@ static int see(struct mounts *m, dev_t dev)
 	return 0;
 }
 
-/* The stamp of block device @dev, once per device. */
+/*
+ * The stamp of block device @dev, once per device.  Not of one that does not
+ * answer while frozen (blockstack.c: a loop device, nbd, and what is stacked
+ * on them): its stamp could not be read again after the snapshot without
+ * waiting for ever, and the initramfs has no such device to check it on.  A
+ * read-write one is named instead, as not protected, like a vfat.
+ */
 static int stamp(struct mounts *m, const struct mountinfo_entry *e, dev_t dev)
 {
 	uint32_t key = major(dev) << 20 | minor(dev), i;
 	struct torpor_fsrec f, *nt;
+	char via[PATH_MAX];
 	int fd, r;
 
 	for (i = 0; i < m->nr_fs; i++)
@@ -134,6 +145,13 @@ static int stamp(struct mounts *m, const struct mountinfo_entry *e, dev_t dev)
 			return 0;
 	if (find(m->unstamped, m->nr_unstamped, dev) >= 0)
 		return 0;
+	r = blockstack_frozen_ok(dev, via, sizeof(via));
+	if (r <= 0) {
+		if (!mountinfo_has_option(e->super_opts, "rw"))
+			return 0;
+		return add(&m->unstamped, &m->nr_unstamped, e, dev, -1,
+			   r == 0 ? -EREMOTEIO : r, r == 0 ? via : NULL);
+	}
 	fd = devname_open(dev, O_RDONLY);
 	r = fd < 0 ? fd : fsstamp_read(fd, FSSTAMP_NO_LOG_HEAD, &f);
 	if (fd >= 0)
@@ -145,7 +163,7 @@ static int stamp(struct mounts *m, const struct mountinfo_entry *e, dev_t dev)
 		 */
 		if (!mountinfo_has_option(e->super_opts, "rw"))
 			return 0;
-		return add(&m->unstamped, &m->nr_unstamped, e, dev, -1, r);
+		return add(&m->unstamped, &m->nr_unstamped, e, dev, -1, r, NULL);
 	}
 	nt = realloc(m->fs, (m->nr_fs + 1) * sizeof(*nt));
 	if (!nt)
@@ -177,63 +195,10 @@ static int mount_id(int fd, const struct mountinfo_entry *e)
  * frozen FUSE server.  The fd must be on this very mount: a path with another
  * mount over it leads somewhere else (-EXDEV), maybe to FUSE.
  */
-/*
- * Is the block device @name (a sysfs name: "vda2", "dm-0") served by the kernel
- * alone, down to the disks under it?  A loop device's backing file may live on
- * FUSE, nbd and ublk devices have a server process: all are frozen after FREEZE,
- * and a syncfs() through them would wait for ever.  dm and md stacks are walked
- * through their slaves/ (a partition's name starts like its disk's).
- */
-static int stack_is_local(const char *name, int depth)
-{
-	static const char *const served[] = { "loop", "nbd", "ublkb", "rbd" };
-	char path[PATH_MAX];
-	struct dirent *d;
-	size_t i;
-	DIR *dir;
-	int r = 1;
-
-	for (i = 0; i < sizeof(served) / sizeof(served[0]); i++)
-		if (!strncmp(name, served[i], strlen(served[i])))
-			return 0;
-	if (depth > 8)
-		return 0;
-	if (snprintf(path, sizeof(path), "/sys/class/block/%s/slaves", name) >= (int)sizeof(path))
-		return 0;
-	dir = opendir(path);
-	if (!dir)
-		return 1;
-	while (r && (d = readdir(dir)))
-		if (d->d_name[0] != '.')
-			r = stack_is_local(d->d_name, depth + 1);
-	closedir(dir);
-	return r;
-}
-
-/* The sysfs name of block device @dev, from /sys/dev/block/MAJ:MIN; 0 or -errno. */
-static int block_name(dev_t dev, char *buf, size_t len)
-{
-	char path[64], target[PATH_MAX];
-	const char *slash;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -errno;
-	target[n] = '\0';
-	slash = strrchr(target, '/');
-	slash = slash ? slash + 1 : target;
-	if (strlen(slash) >= len)
-		return -ENAMETOOLONG;
-	memcpy(buf, slash, strlen(slash) + 1);
-	return 0;
-}
-
 static int open_for_sync(struct mounts *m, const struct mountinfo_entry *e, int block, dev_t dev)
 {
 	dev_t sbdev = makedev(e->major, e->minor);
-	char name[NAME_MAX + 1];
+	char via[PATH_MAX];
 	int fd, r;
 
 	if (!mountinfo_has_option(e->super_opts, "rw") || is_fuse(e->fstype) ||
@@ -241,15 +206,16 @@ static int open_for_sync(struct mounts *m, const struct mountinfo_entry *e, int 
 		return 0;
 	if (find(m->sync, m->nr_sync, sbdev) >= 0)
 		return 0;
-	if (block && (block_name(dev, name, sizeof(name)) < 0 || !stack_is_local(name, 0))) {
+	if (block && blockstack_frozen_ok(dev, via, sizeof(via)) <= 0) {
 		if (find(m->unsynced, m->nr_unsynced, sbdev) >= 0)
 			return 0;
-		return add(&m->unsynced, &m->nr_unsynced, e, sbdev, -1, -EREMOTEIO);
+		return add(&m->unsynced, &m->nr_unsynced, e, sbdev, -1, -EREMOTEIO,
+			   via[0] ? via : NULL);
 	}
 	fd = open(e->mount_point, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	r = fd < 0 ? -errno : mount_id(fd, e);
 	if (r == 0) {
-		r = add(&m->sync, &m->nr_sync, e, sbdev, fd, 0);
+		r = add(&m->sync, &m->nr_sync, e, sbdev, fd, 0, NULL);
 		if (r < 0)
 			close(fd);
 		return r;
@@ -258,7 +224,7 @@ static int open_for_sync(struct mounts *m, const struct mountinfo_entry *e, int 
 		close(fd);
 	if (find(m->unsynced, m->nr_unsynced, sbdev) >= 0)
 		return 0;
-	return add(&m->unsynced, &m->nr_unsynced, e, sbdev, -1, r);
+	return add(&m->unsynced, &m->nr_unsynced, e, sbdev, -1, r, NULL);
 }
 
 /**
@@ -274,7 +240,7 @@ int mounts_collect(struct mounts *m)
 	struct mountinfo_reader rd;
 	struct mountinfo_entry e;
 	uint32_t i;
-	dev_t dev;
+	dev_t dev = 0;
 	int block, r;
 
 	memset(m, 0, sizeof(*m));

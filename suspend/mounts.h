@@ -15,7 +15,9 @@ struct mounts_fs {
 	char *where;
 	dev_t dev;		/* unstamped: the source device; sync lists: the filesystem's st_dev */
 	int fd;			/* sync list: its mount point, open; -1 elsewhere */
-	int err;		/* unsynced list: why it could not be opened (-EXDEV: hidden) */
+	int err;		/* why not stamped or synced (-EXDEV: hidden, -EREMOTEIO: see via) */
+	char *via;		/* -EREMOTEIO: the device under it that does not answer while
+				   frozen, "loop0 (/srv/disk.img)"; else NULL */
 };
 
 struct mounts {

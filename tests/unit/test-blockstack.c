@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-blockstack.c - which block devices answer while frozen, on a fake sysfs:
+ * loop (with its backing file named), nbd, ublk and rbd, dm stacked on them at
+ * any depth, dm on a plain disk, a stack looping on itself, and the
+ * /sys/dev/block name lookup.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "blockstack.h"
+#include "tap.h"
+
+static char root[64];
+
+static void mkdirs(const char *rel)
+{
+	char path[512], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			(void)mkdir(path, 0755);
+			*p = '/';
+		}
+	(void)mkdir(path, 0755);
+}
+
+static void put(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	if (!f)
+		abort();
+	fputs(text, f);
+	fclose(f);
+}
+
+/* @top holds @under: sysfs's slaves/ entry */
+static void slave(const char *top, const char *under)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "sys/class/block/%s/slaves/%s", top, under);
+	mkdirs(rel);
+}
+
+static void devlink(unsigned int maj, unsigned int min, const char *name)
+{
+	char path[512], target[256];
+
+	mkdirs("sys/dev/block");
+	snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u", root, maj, min);
+	snprintf(target, sizeof(target), "../../devices/virtual/block/%s", name);
+	if (symlink(target, path) < 0)
+		abort();
+}
+
+static void expect(const char *name, int want, const char *want_via)
+{
+	char via[256];
+	int r = blockstack_served(root, name, via, sizeof(via));
+
+	tap_ok(r == want && (!want_via || !strcmp(via, want_via)),
+	       "blockstack: %s is %s%s%s (%d, '%s')", name,
+	       want ? "served, via " : "the kernel's alone", want_via ? want_via : "",
+	       "", r, via);
+}
+
+int main(void)
+{
+	char name[64];
+	int r;
+
+	snprintf(root, sizeof(root), "/tmp/test-blockstack.XXXXXX");
+	if (!mkdtemp(root))
+		return 1;
+	mkdirs("sys/class/block/vda2");
+	mkdirs("sys/class/block/loop0/loop");
+	put("sys/class/block/loop0/loop/backing_file", "/srv/disk.img\n");
+	mkdirs("sys/class/block/loop1");	/* no loop/ (not bound): named alone */
+	slave("dm-0", "loop0");			/* LUKS in a container file */
+	slave("dm-1", "vda2");			/* LUKS on a partition */
+	slave("dm-2", "dm-0");			/* LVM in that container */
+	slave("dm-3", "dm-1");
+	slave("md0", "vda2");
+	slave("md0", "nbd0p1");			/* a RAID 1 half over the network */
+	slave("dm-5", "dm-5");			/* a stack that loops: never trusted */
+	mkdirs("sys/class/block/ublkb0");
+	mkdirs("sys/class/block/rbd0");
+
+	expect("vda2", 0, "");
+	expect("loop0", 1, "loop0 (/srv/disk.img)");
+	expect("loop1", 1, "loop1");
+	expect("loop0p1", 1, "loop0p1");
+	expect("dm-0", 1, "loop0 (/srv/disk.img)");
+	expect("dm-1", 0, "");
+	expect("dm-2", 1, "loop0 (/srv/disk.img)");
+	expect("dm-3", 0, "");
+	expect("md0", 1, "nbd0p1");
+	expect("ublkb0", 1, "ublkb0");
+	expect("rbd0", 1, "rbd0");
+	expect("dm-5", 1, NULL);
+	expect("sda", 0, "");
+
+	devlink(7, 0, "loop0");
+	devlink(254, 2, "dm-2");
+	r = blockstack_name(root, makedev(254, 2), name, sizeof(name));
+	tap_ok(r == 0 && !strcmp(name, "dm-2"), "blockstack: 254:2 is dm-2 (%d)", r);
+	r = blockstack_name(root, makedev(254, 9), name, sizeof(name));
+	tap_ok(r == -ENOENT, "blockstack: 254:9 is not in sysfs (%d)", r);
+	r = blockstack_name(root, makedev(7, 0), name, 3);
+	tap_ok(r == -ENAMETOOLONG, "blockstack: a name longer than the buffer is refused (%d)", r);
+
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd) != 0)
+			tap_ok(0, "blockstack: remove %s", root);
+	}
+	return tap_done();
+}
