@@ -65,43 +65,60 @@ uint64_t imagefile_default_bytes(void)
 	return ((ram / 2 + (1u << 20) - 1) >> 20) << 20;
 }
 
-/* statfs magic numbers (linux/magic.h) */
+#define SWAP_NO "the kernel cannot swap to a file there"
+
+/*
+ * statfs magic numbers (linux/magic.h); @why says why an image file cannot live
+ * there.  f2fs can hold a swap file, but torpor cannot stamp it: a boot without
+ * torpor that mounted it read-write would go unseen, nothing else invalidates
+ * an image file nobody resumed, and the next boot with torpor would restore
+ * stale memory over the changed filesystem.
+ */
 static const struct {
 	unsigned long magic;
 	const char *name;
-	int ok;
+	const char *why;
 } fs_types[] = {
-	{ 0xEF53, "ext4", 1 },
-	{ 0x58465342, "xfs", 1 },
-	{ 0x9123683E, "btrfs", 1 },
-	{ 0xF2F52010, "f2fs", 1 },
-	{ 0x01021994, "tmpfs", 0 },
-	{ 0x858458f6, "ramfs", 0 },
-	{ 0x6969, "nfs", 0 },
-	{ 0x794c7630, "overlayfs", 0 },
-	{ 0x2fc12fc1, "zfs", 0 },
-	{ 0x65735546, "fuse", 0 },
-	{ 0xFF534D42, "cifs", 0 },
-	{ 0xFE534D42, "smb2", 0 },
-	{ 0x73717368, "squashfs", 0 },
-	{ 0x4d44, "vfat", 0 },
+	{ 0xEF53, "ext4", NULL },
+	{ 0x58465342, "xfs", NULL },
+	{ 0x9123683E, "btrfs", NULL },
+	{ 0xF2F52010, "f2fs", "torpor cannot stamp f2fs, so a mount by a boot without torpor "
+			      "would go unseen and the image be restored over the changes" },
+	{ 0x01021994, "tmpfs", SWAP_NO },
+	{ 0x858458f6, "ramfs", SWAP_NO },
+	{ 0x6969, "nfs", SWAP_NO },
+	{ 0x794c7630, "overlayfs", SWAP_NO },
+	{ 0x2fc12fc1, "zfs", SWAP_NO },
+	{ 0x65735546, "fuse", SWAP_NO },
+	{ 0xFF534D42, "cifs", SWAP_NO },
+	{ 0xFE534D42, "smb2", SWAP_NO },
+	{ 0x73717368, "squashfs", SWAP_NO },
+	{ 0x4d44, "vfat", SWAP_NO },
 };
 
-int imagefile_fs_check(int fd, const char **ret_name)
+int imagefile_fs_by_magic(unsigned long magic, const char **ret_name, const char **ret_why)
 {
-	struct statfs sf;
 	size_t i;
 
-	if (fstatfs(fd, &sf) < 0)
-		return -errno;
 	for (i = 0; i < sizeof(fs_types) / sizeof(fs_types[0]); i++) {
-		if ((unsigned long)sf.f_type == fs_types[i].magic) {
+		if (magic == fs_types[i].magic) {
 			*ret_name = fs_types[i].name;
-			return fs_types[i].ok ? 0 : -EOPNOTSUPP;
+			*ret_why = fs_types[i].why;
+			return fs_types[i].why ? -EOPNOTSUPP : 0;
 		}
 	}
 	*ret_name = "an unknown filesystem";
+	*ret_why = SWAP_NO;
 	return -EOPNOTSUPP;
+}
+
+int imagefile_fs_check(int fd, const char **ret_name, const char **ret_why)
+{
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf) < 0)
+		return -errno;
+	return imagefile_fs_by_magic((unsigned long)sf.f_type, ret_name, ret_why);
 }
 
 int imagefile_extents_check(int fd, uint64_t bytes)
@@ -224,10 +241,10 @@ int imagefile_locate(const char *path, struct imagefile_loc *ret)
 /* Fill the open, empty file @fd with @pages pages of swap; 0 or -errno. */
 static int fill_file(int fd, uint32_t ps, uint64_t pages)
 {
-	const char *fsname;
+	const char *fsname, *why;
 	int r;
 
-	r = imagefile_fs_check(fd, &fsname);
+	r = imagefile_fs_check(fd, &fsname, &why);
 	if (r < 0)
 		return r;
 	if (!strcmp(fsname, "btrfs")) {
@@ -593,15 +610,15 @@ static void say_open_error(const char *path, int r, const char *bad)
 
 static void say_create_error(const char *path, uint64_t bytes, int r, int fd_dir)
 {
-	const char *fsname = "?";
+	const char *fsname = "?", *why = SWAP_NO;
 	struct statfs sf;
 
 	if (r == -EOPNOTSUPP) {
 		if (fd_dir >= 0)
-			(void)imagefile_fs_check(fd_dir, &fsname);
-		msg_error("cannot make image file '%s' on %s: the kernel cannot swap to a file "
-			  "there", path, fsname);
-		msg_hint("put it on ext4, xfs, f2fs or a single-device btrfs (image_file = PATH "
+			(void)imagefile_fs_check(fd_dir, &fsname, &why);
+		msg_error("cannot make image file '%s' on %s: %s", path, fsname,
+			  why ? why : SWAP_NO);
+		msg_hint("put it on ext4, xfs or a single-device btrfs (image_file = PATH "
 			 "in torpor.conf)");
 	} else if (r == -EXDEV) {
 		msg_error("cannot make image file '%s': its btrfs filesystem has several devices "
@@ -1298,6 +1315,7 @@ static int prepare(const struct hib_opts *o, const char *path, int fd,
 /* Open image file @path checked, and locate it; the descriptor or -errno (reported) */
 static int open_located(const char *path, int flags, struct imagefile_loc *loc)
 {
+	const char *fsname = "?", *why = NULL;
 	struct imagefile_loc by_path;
 	char bad[PATH_MAX];
 	int fd, r;
@@ -1318,6 +1336,17 @@ static int open_located(const char *path, int flags, struct imagefile_loc *loc)
 		msg_error("image file '%s' changed while it was checked (%s)", path,
 			  msg_errname(r));
 		msg_hint("run torpor-suspend again; if it persists, 'ls -li %s'", path);
+		close(fd);
+		return r;
+	}
+	/* one made before f2fs was refused, or moved there since */
+	r = imagefile_fs_check(fd, &fsname, &why);
+	if (r < 0) {
+		msg_error("cannot use image file '%s' on %s: %s", path, fsname,
+			  r == -EOPNOTSUPP ? why : msg_errname(r));
+		msg_hint("remove it ('swapoff %s; rm %s') and make one on ext4, xfs or a "
+			 "single-device btrfs (image_file = PATH in torpor.conf, then "
+			 "'torpor-suspend --setup-image-file')", path, path);
 		close(fd);
 		return r;
 	}

@@ -29,13 +29,17 @@ struct imagefile_loc {
 uint64_t imagefile_default_bytes(void);
 
 /**
- * imagefile_fs_check() - can the kernel swap to a file on the filesystem of @fd?
+ * imagefile_fs_check() - can an image file live on the filesystem of @fd?
  * @ret_name: the filesystem's name, for messages ("tmpfs", "nfs", ...)
+ * @ret_why: when not, why, for messages
  *
- * Return: 0; -EOPNOTSUPP when it cannot (not a filesystem that maps a file to
- * blocks of one device); -errno from fstatfs().
+ * Return: 0; -EOPNOTSUPP when it cannot: the kernel cannot swap to a file
+ * there (not a filesystem that maps a file to blocks of one device), or torpor
+ * cannot stamp it (f2fs: a mount by a boot without torpor would go unseen);
+ * -errno from fstatfs().
  */
-int imagefile_fs_check(int fd, const char **ret_name);
+int imagefile_fs_check(int fd, const char **ret_name, const char **ret_why);
+int imagefile_fs_by_magic(unsigned long magic, const char **ret_name, const char **ret_why);
 
 /**
  * imagefile_extents_check() - does the file @fd have a block for each of its @bytes?

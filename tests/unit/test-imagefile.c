@@ -40,9 +40,28 @@ static void test_default_size(void)
 	       (unsigned long long)b);
 }
 
+/* f2fs can hold a swap file but not a stamp: refused, with its own reason */
+static void test_fs_magic(void)
+{
+	const char *name = "", *why = NULL;
+	int r;
+
+	r = imagefile_fs_by_magic(0xF2F52010, &name, &why);
+	tap_ok(r == -EOPNOTSUPP && !strcmp(name, "f2fs") && why && strstr(why, "stamp"),
+	       "imagefile: f2fs is refused because it cannot be stamped (%d, %s)", r,
+	       why ? why : "no reason");
+	r = imagefile_fs_by_magic(0x01021994, &name, &why);
+	tap_ok(r == -EOPNOTSUPP && !strcmp(name, "tmpfs") && why && strstr(why, "swap"),
+	       "imagefile: tmpfs is refused because the kernel cannot swap there");
+	r = imagefile_fs_by_magic(0xEF53, &name, &why);
+	tap_ok(r == 0 && !strcmp(name, "ext4") && !why, "imagefile: ext4 is taken");
+	r = imagefile_fs_by_magic(0x12345678, &name, &why);
+	tap_ok(r == -EOPNOTSUPP && why, "imagefile: an unknown magic is refused");
+}
+
 static void test_refused_fs(void)
 {
-	const char *name = "";
+	const char *name = "", *why;
 	int fd = open("/dev/shm", O_RDONLY | O_DIRECTORY);
 	int r;
 
@@ -50,14 +69,15 @@ static void test_refused_fs(void)
 		tap_ok(1, "imagefile: tmpfs refused # SKIP no /dev/shm");
 		return;
 	}
-	r = imagefile_fs_check(fd, &name);
+	r = imagefile_fs_check(fd, &name, &why);
 	close(fd);
 	tap_ok(r == -EOPNOTSUPP,
 	       "imagefile: tmpfs (/dev/shm) is refused (%d, %s)", r, name);
 	fd = open("/proc", O_RDONLY | O_DIRECTORY);
-	r = imagefile_fs_check(fd, &name);
+	r = imagefile_fs_check(fd, &name, &why);
 	close(fd);
 	tap_ok(r == -EOPNOTSUPP, "imagefile: an unknown filesystem (/proc) is refused");
+	test_fs_magic();
 }
 
 static void test_create(const char *dir)
@@ -653,7 +673,7 @@ static void test_forget(const char *dir)
 int main(void)
 {
 	char tmp[] = "build/test-imagefile.XXXXXX", abs[PATH_MAX], dir[256], cmd[300];
-	const char *name = "";
+	const char *name = "", *why = NULL;
 	int fd;
 
 	test_default_size();
@@ -674,7 +694,7 @@ int main(void)
 	test_samples();
 	test_cmdline_check(dir);
 	test_open_dir(dir);
-	if (imagefile_fs_check(fd, &name) == 0) {
+	if (imagefile_fs_check(fd, &name, &why) == 0) {
 		test_create(dir);
 		test_open_file(dir);
 		test_header(dir);
