@@ -31,6 +31,7 @@
 #include "interrupt.h"
 #include "mountinfo.h"
 #include "mounts.h"
+#include "nextboot.h"
 #include "msg.h"
 #include "progress.h"
 #include "restamp.h"
@@ -277,6 +278,56 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 	msg_debug("swap area '%s' on %s, header at page %llu, %llu MiB", t->swap_path,
 		  t->dev_name, (unsigned long long)t->offset_pages, MIB(t->swap_bytes));
 	return 0;
+}
+
+/*
+ * The next boot reads resume= and resume_offset= from its command line, not
+ * --resume or torpor.conf: they must name the area written (nextboot.c).
+ * 0, or -EINVAL (reported).
+ */
+static int check_next_boot(const struct hib_target *t)
+{
+	unsigned long long page = t->offset_pages;
+	struct nextboot nb;
+	char other[64];
+
+	switch (nextboot_check("/proc/cmdline", t->dev, t->offset_pages, &nb)) {
+	case NEXTBOOT_AGREES:
+	case NEXTBOOT_UNNAMED:
+		return 0;
+	case NEXTBOOT_MALFORMED:
+		msg_error("the kernel command line's %s is malformed: the next boot would "
+			  "discard the image", nb.cl.resume_bad ? "resume=" : "resume_offset=");
+		break;
+	case NEXTBOOT_AMBIGUOUS:
+		hibernate_say_ambiguous(nb.cl.resume);
+		return -EINVAL;
+	case NEXTBOOT_NO_DEVICE:
+		msg_error("the kernel command line's resume=%s names no device here (%s), but "
+			  "the image would go to %s: the next boot would not find it",
+			  nb.cl.resume, msg_errname(nb.err), t->dev_name);
+		break;
+	case NEXTBOOT_OTHER_DEVICE:
+		devname_name(nb.dev, other, sizeof(other));
+		msg_error("the kernel command line's resume=%s names %s, but the image would go "
+			  "to %s: the next boot would not find it", nb.cl.resume, other,
+			  t->dev_name);
+		break;
+	case NEXTBOOT_NO_OFFSET:
+		msg_error("the kernel command line has no resume_offset=, but swap file '%s' "
+			  "begins at page %llu of %s: the next boot would not find the image",
+			  t->swap_path, page, t->dev_name);
+		break;
+	case NEXTBOOT_OTHER_OFFSET:
+		msg_error("the kernel command line's resume_offset=%llu is not page %llu of %s, "
+			  "where '%s' begins: the next boot would not find the image",
+			  nb.cl.resume_offset, page, t->dev_name, t->swap_path);
+		break;
+	}
+	msg_hint("make --resume, --resume-offset and torpor.conf name what the kernel command "
+		 "line names, or correct the command line ('torpor-suspend --print-cmdline' "
+		 "prints it), rebuild the initramfs and reboot");
+	return -EINVAL;
 }
 
 static int open_device(const struct hib_target *t, uint64_t need)
@@ -1010,6 +1061,8 @@ int hibernate_run(const struct hib_opts *o)
 		return r;
 	memset(&t, 0, sizeof(t));
 	r = hibernate_resolve(o, &t);
+	if (r == 0)
+		r = check_next_boot(&t);
 	if (r < 0)
 		return r;
 	if (t.offset_pages >= UINT64_MAX / ps - 1) {

@@ -137,25 +137,6 @@ static int from_cmdline(struct hib_opts *o)
 	return 0;
 }
 
-/*
- * The next boot reads resume= from its own command line, whatever --resume or
- * torpor.conf name here: one that several devices carry (a copied disk) would
- * make it discard the image.  1 (reported) or 0.
- */
-static int cmdline_ambiguous(const struct hib_opts *o)
-{
-	struct torpor_cmdline cl;
-	dev_t dev;
-
-	if (cmdline_read("/proc/cmdline", &cl) < 0 || !cl.resume[0] || cl.resume_bad ||
-	    !strcmp(cl.resume, o->resume))
-		return 0;	/* the same spec: hibernate_resolve() checks it */
-	if (devname_resolve(cl.resume, &dev) != -ENOTUNIQ)
-		return 0;
-	hibernate_say_ambiguous(cl.resume);
-	return 1;
-}
-
 /* What only the options give; the settings themselves go to a struct config. */
 struct given {
 	const char *config;		/* --config=, NULL for the default file */
@@ -376,8 +357,6 @@ int main(int argc, char **argv)
 		return 1;
 	if (g.print_cmdline)
 		return printcmd_run(&o) == 0 ? 0 : 1;
-	if (cmdline_ambiguous(&o))
-		return 1;
 	return hibernate_run(&o) == 0 ? 0 : 1;
 }
 
