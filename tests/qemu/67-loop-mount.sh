@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# 67-loop-mount: an ext4 image file loop-mounted read-write (a mounted .img, a
+# container file) across a hibernation.  Boot 1 copies the host's ext4 disk into
+# /run/loop.img (tmpfs), attaches it to a loop device, mounts it read-write and
+# keeps appending to a log on it while torpor-suspend hibernates.  A loop device's
+# workqueue is frozen with the processes: old torpor stamped the filesystem and read
+# its superblock again after the snapshot, and the machine stayed frozen for good
+# (the boot times out).  Now it is named as not protected (nothing at boot or while
+# frozen can read it) and never read after the freeze; boot 2 restores, the writer
+# goes on, the log holds an unbroken sequence and the filesystem unmounts.
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034 # read by run.sh and lib.sh
+TEST_DESCRIPTION="a loop-mounted ext4 image survives hibernation; never read while frozen"
+# shellcheck disable=SC2034 # read by run.sh
+TEST_KERNELS=first
+
+test_setup() {
+	swap_create && root_mkfs 32M &&
+		initrd_extend "$T/initrd.cpio" "$EXT4_DRIVERS BLK_DEV_LOOP:loop"
+}
+
+test_run() {
+	# shellcheck disable=SC2034 # read by boot
+	BOOT_INITRD=$T/initrd.cpio
+	boot 1 torpor_test=hibernate torpor_mib=64 torpor_fs=/dev/vda torpor_loop=1
+	note_boot 1
+	expect 1 loop-attached fs-mounted workload-started fs-writing hibernating
+	expect_not 1 resumed hibernate-failed poweroff
+	expect_sig S2SUSPEND "after hibernating with a loop mount"
+	expect_line 1 "^torpor: warning: not protected against a mount elsewhere: ext4 /mnt/fs on loop0 \\(/run/loop\\.img\\): it cannot be read while the system is frozen, nor by the initramfs$"
+	expect_line 1 "^torpor: warning: cannot sync ext4 /mnt/fs after freezing: loop0 \\(/run/loop\\.img\\) does not answer while the system is frozen$"
+
+	boot 2 torpor_test=boot
+	note_boot 2
+	expect_checks 2
+	expect 2 fs-grows fs-seq-ok fs-unmounted poweroff
+	expect_not 2 fs-stalled fs-seq-bad fs-umount-failed
+	expect_no_line 2 "^torpor: .*(not restoring|discarded)" "the image is restored"
+	expect_sig SWAPSPACE2 "after the resume"
+}
+
+test_main
