@@ -6,8 +6,15 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* What a stack of block devices is made of, the worst part deciding. */
+enum blockstack_kind {
+	BLOCKSTACK_ANSWERS,	/* the kernel's drivers alone: readable while frozen and at boot */
+	BLOCKSTACK_IN_MEMORY,	/* zram, brd: answers, but its content lives in RAM only */
+	BLOCKSTACK_STOPS,	/* loop, nbd, ublk, rbd, zloop: stops with the freeze */
+};
+
 int blockstack_name(const char *sysroot, dev_t dev, char *buf, size_t len);
-int blockstack_served(const char *sysroot, const char *name, char *via, size_t len);
-int blockstack_frozen_ok(dev_t dev, char *via, size_t len);
+int blockstack_classify(const char *sysroot, const char *name, char *via, size_t len);
+int blockstack_of(dev_t dev, char *via, size_t len);
 
 #endif

@@ -171,8 +171,8 @@ void hibernate_say_ambiguous(const char *spec)
  * @what: the area, for the message
  *
  * The image is written after the freeze: on a loop device or nbd (blockstack.c)
- * the first write would wait for ever, with everything frozen.  The initramfs
- * could not read it either.
+ * the first write would wait for ever, with everything frozen; on zram it would
+ * be lost at power-off.  The initramfs could not read either.
  * Return: 0, or -EREMOTEIO (reported).
  */
 int hibernate_check_answers(dev_t dev, const char *what)
@@ -180,14 +180,17 @@ int hibernate_check_answers(dev_t dev, const char *what)
 	char via[PATH_MAX], name[64];
 	int r;
 
-	r = blockstack_frozen_ok(dev, via, sizeof(via));
-	if (r > 0)
+	r = blockstack_of(dev, via, sizeof(via));
+	if (r == BLOCKSTACK_ANSWERS)
 		return 0;
 	devname_name(dev, name, sizeof(name));
-	if (r == 0)
+	if (r == BLOCKSTACK_STOPS)
 		msg_error("cannot hibernate into '%s' on %s: %s does not answer while the system "
 			  "is frozen, so the image could not be written, and the initramfs could "
 			  "not read it", what, name, via);
+	else if (r == BLOCKSTACK_IN_MEMORY)
+		msg_error("cannot hibernate into '%s' on %s: %s keeps its data in memory, so the "
+			  "image would be gone at power-off", what, name, via);
 	else
 		msg_error("cannot hibernate into '%s' on %s: sysfs does not show what the device "
 			  "is built on (%s), so it may not answer while the system is frozen",

@@ -1339,6 +1339,12 @@ static int open_located(const char *path, int flags, struct imagefile_loc *loc)
 		close(fd);
 		return r;
 	}
+	/* its filesystem on a loop device or zram: --check says so too */
+	r = hibernate_check_answers(loc->dev, path);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
 	/* one made before f2fs was refused, or moved there since */
 	r = imagefile_fs_check(fd, &fsname, &why);
 	if (r < 0) {

@@ -126,12 +126,112 @@ static int see(struct mounts *m, dev_t dev)
 	return 0;
 }
 
+/* combine: the worse of @kind and what @r says (an error wins); @via follows */
+static int worse(int kind, int r, char *via, size_t len, const char *sub)
+{
+	if (kind < 0 || r < 0)
+		return kind < 0 ? kind : r;
+	if (r > kind)
+		snprintf(via, len, "%s", sub);
+	return r > kind ? r : kind;
+}
+
+/* The worst of every device of the btrfs that block device @dev belongs to. */
+static int btrfs_members(dev_t dev, int kind, char *via, size_t len)
+{
+	char name[NAME_MAX + 1], path[PATH_MAX], sub[PATH_MAX];
+	struct dirent *fs, *d;
+	DIR *top, *dir;
+	int r;
+
+	if (blockstack_name("", dev, name, sizeof(name)) < 0)
+		return kind;
+	top = opendir(MOUNTS_SYSFS_FS "/btrfs");
+	if (!top)
+		return kind;
+	while (kind >= 0 && (fs = readdir(top))) {
+		if (fs->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), MOUNTS_SYSFS_FS "/btrfs/%s/devices/%s",
+			     fs->d_name, name) >= (int)sizeof(path) || access(path, F_OK) < 0)
+			continue;
+		*strrchr(path, '/') = '\0';
+		dir = opendir(path);
+		if (!dir)
+			continue;
+		while (kind >= 0 && (d = readdir(dir)))
+			if (d->d_name[0] != '.') {
+				r = blockstack_classify("", d->d_name, sub, sizeof(sub));
+				kind = worse(kind, r, via, len, sub);
+			}
+		closedir(dir);
+	}
+	closedir(top);
+	return kind;
+}
+
+/* The device an xfs's logdev= or rtdev= option names, if any; 0 and *ret, or -ENOENT. */
+static int xfs_extra_dev(const char *opts, const char *key, dev_t *ret)
+{
+	char path[PATH_MAX];
+	const char *p = opts, *end;
+	size_t n = strlen(key);
+	struct stat st;
+
+	while (p && *p) {
+		if (!strncmp(p, key, n)) {
+			end = strchr(p + n, ',');
+			if (!end)
+				end = p + strlen(p);
+			if ((size_t)(end - p - n) >= sizeof(path))
+				return -ENAMETOOLONG;
+			memcpy(path, p + n, end - p - n);
+			path[end - p - n] = '\0';
+			if (stat(path, &st) < 0)
+				return -errno;
+			if (!S_ISBLK(st.st_mode))
+				return -ENOTBLK;
+			*ret = st.st_rdev;
+			return 0;
+		}
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return -ENOENT;
+}
+
 /*
- * The stamp of block device @dev, once per device.  Not of one that does not
- * answer while frozen (blockstack.c: a loop device, nbd, and what is stacked
- * on them): its stamp could not be read again after the snapshot without
- * waiting for ever, and the initramfs has no such device to check it on.  A
- * read-write one is named instead, as not protected, like a vfat.
+ * What the filesystem of @e, on block device @dev, is built on (blockstack.c),
+ * all of its devices counted: a btrfs's every device, an xfs's log and
+ * realtime devices.  An enum blockstack_kind, @via naming the worst part, or -errno.
+ */
+static int fs_stack(const struct mountinfo_entry *e, dev_t dev, char *via, size_t len)
+{
+	static const char *const xfs_keys[] = { "logdev=", "rtdev=" };
+	char sub[PATH_MAX];
+	int kind = blockstack_of(dev, via, len), r;
+	size_t i;
+	dev_t x = 0;
+
+	if (!strcmp(e->fstype, "btrfs"))
+		kind = btrfs_members(dev, kind, via, len);
+	for (i = 0; !strcmp(e->fstype, "xfs") && i < 2; i++) {
+		r = xfs_extra_dev(e->super_opts, xfs_keys[i], &x);
+		if (r == -ENOENT)
+			continue;
+		if (r == 0)
+			r = blockstack_of(x, sub, sizeof(sub));
+		kind = worse(kind, r, via, len, sub);
+	}
+	return kind;
+}
+
+/*
+ * The stamp of block device @dev, once per device.  Not of one that stops with
+ * the freeze (blockstack.c: a loop device, nbd, and what is stacked on them):
+ * its stamp could not be read again after the snapshot without waiting for
+ * ever, and the initramfs has no such device to check it on; a read-write one
+ * is named instead, as not protected, like a vfat.  Nor of one in RAM (zram):
+ * no other system can mount it, and its content comes back with the image.
  */
 static int stamp(struct mounts *m, const struct mountinfo_entry *e, dev_t dev)
 {
@@ -145,12 +245,14 @@ static int stamp(struct mounts *m, const struct mountinfo_entry *e, dev_t dev)
 			return 0;
 	if (find(m->unstamped, m->nr_unstamped, dev) >= 0)
 		return 0;
-	r = blockstack_frozen_ok(dev, via, sizeof(via));
-	if (r <= 0) {
+	r = fs_stack(e, dev, via, sizeof(via));
+	if (r == BLOCKSTACK_IN_MEMORY)
+		return 0;
+	if (r != BLOCKSTACK_ANSWERS) {
 		if (!mountinfo_has_option(e->super_opts, "rw"))
 			return 0;
 		return add(&m->unstamped, &m->nr_unstamped, e, dev, -1,
-			   r == 0 ? -EREMOTEIO : r, r == 0 ? via : NULL);
+			   r > 0 ? -EREMOTEIO : r, r > 0 ? via : NULL);
 	}
 	fd = devname_open(dev, O_RDONLY);
 	r = fd < 0 ? fd : fsstamp_read(fd, FSSTAMP_NO_LOG_HEAD, &f);
@@ -206,11 +308,12 @@ static int open_for_sync(struct mounts *m, const struct mountinfo_entry *e, int 
 		return 0;
 	if (find(m->sync, m->nr_sync, sbdev) >= 0)
 		return 0;
-	if (block && blockstack_frozen_ok(dev, via, sizeof(via)) <= 0) {
+	r = block ? fs_stack(e, dev, via, sizeof(via)) : BLOCKSTACK_ANSWERS;
+	if (r != BLOCKSTACK_ANSWERS && r != BLOCKSTACK_IN_MEMORY) {
 		if (find(m->unsynced, m->nr_unsynced, sbdev) >= 0)
 			return 0;
-		return add(&m->unsynced, &m->nr_unsynced, e, sbdev, -1, -EREMOTEIO,
-			   via[0] ? via : NULL);
+		return add(&m->unsynced, &m->nr_unsynced, e, sbdev, -1, r > 0 ? -EREMOTEIO : r,
+			   r > 0 && via[0] ? via : NULL);
 	}
 	fd = open(e->mount_point, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	r = fd < 0 ? -errno : mount_id(fd, e);

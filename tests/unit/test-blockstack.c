@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-blockstack.c - which block devices answer while frozen, on a fake sysfs:
- * loop (with its backing file named), nbd, ublk and rbd, dm stacked on them at
- * any depth, dm on a plain disk, a stack looping on itself, and the
- * /sys/dev/block name lookup.
+ * loop (with its backing file named), nbd, ublk, rbd and zloop, dm stacked on
+ * them at any depth, dm on a plain disk, partitions of md and dm stacks (whose
+ * slaves/ are their disk's), zram and brd (in memory), a stack looping on
+ * itself, and the /sys/dev/block name lookup.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,15 +67,36 @@ static void devlink(unsigned int maj, unsigned int min, const char *name)
 		abort();
 }
 
+/* partition @part of disk @disk, linked as sysfs does: inside the disk's directory */
+static void partition(const char *disk, const char *part)
+{
+	char rel[256], path[512], target[256];
+
+	snprintf(rel, sizeof(rel), "sys/devices/virtual/block/%s/%s", disk, part);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "sys/devices/virtual/block/%s/%s/partition", disk, part);
+	put(rel, "1\n");
+	mkdirs("sys/class/block");
+	snprintf(path, sizeof(path), "%s/sys/class/block/%s", root, part);
+	snprintf(target, sizeof(target), "../../devices/virtual/block/%s/%s", disk, part);
+	if (symlink(target, path) < 0)
+		abort();
+}
+
+static const char *kind_name(int k)
+{
+	return k == BLOCKSTACK_ANSWERS ? "answers" : k == BLOCKSTACK_IN_MEMORY ? "in memory" :
+	       k == BLOCKSTACK_STOPS ? "stops" : "an error";
+}
+
 static void expect(const char *name, int want, const char *want_via)
 {
 	char via[256];
-	int r = blockstack_served(root, name, via, sizeof(via));
+	int r = blockstack_classify(root, name, via, sizeof(via));
 
 	tap_ok(r == want && (!want_via || !strcmp(via, want_via)),
-	       "blockstack: %s is %s%s%s (%d, '%s')", name,
-	       want ? "served, via " : "the kernel's alone", want_via ? want_via : "",
-	       "", r, via);
+	       "blockstack: %s %s%s%s (%d, '%s')", name, kind_name(want),
+	       want_via && *want_via ? ", via " : "", want_via ? want_via : "", r, via);
 }
 
 int main(void)
@@ -99,19 +121,50 @@ int main(void)
 	mkdirs("sys/class/block/ublkb0");
 	mkdirs("sys/class/block/rbd0");
 
-	expect("vda2", 0, "");
-	expect("loop0", 1, "loop0 (/srv/disk.img)");
-	expect("loop1", 1, "loop1");
-	expect("loop0p1", 1, "loop0p1");
-	expect("dm-0", 1, "loop0 (/srv/disk.img)");
-	expect("dm-1", 0, "");
-	expect("dm-2", 1, "loop0 (/srv/disk.img)");
-	expect("dm-3", 0, "");
-	expect("md0", 1, "nbd0p1");
-	expect("ublkb0", 1, "ublkb0");
-	expect("rbd0", 1, "rbd0");
-	expect("dm-5", 1, NULL);
-	expect("sda", 0, "");
+	mkdirs("sys/class/block/zram0");
+	mkdirs("sys/class/block/ram0");
+	mkdirs("sys/class/block/zloop0");
+	slave("dm-6", "zram0");			/* LUKS on zram */
+	slave("dm-7", "zram0");			/* half in memory, half a loop: stops */
+	slave("dm-7", "loop0");
+	/* md1 over loop3, partitioned; dm-8 on its partition; md2 over vdc, partitioned */
+	slave("md1", "loop3");
+	partition("md1", "md1p2");
+	slave("dm-8", "md1p2");
+	slave("md2", "vdc");
+	partition("md2", "md2p1");
+	mkdirs("sys/devices/virtual/block/loop4/loop");
+	put("sys/devices/virtual/block/loop4/loop/backing_file", "/srv/parted.img\n");
+	{
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/sys/class/block/loop4", root);
+		if (symlink("../../devices/virtual/block/loop4", path) < 0)
+			abort();
+	}
+	partition("loop4", "loop4p1");
+
+	expect("vda2", BLOCKSTACK_ANSWERS, "");
+	expect("loop0", BLOCKSTACK_STOPS, "loop0 (/srv/disk.img)");
+	expect("loop1", BLOCKSTACK_STOPS, "loop1");
+	expect("loop4p1", BLOCKSTACK_STOPS, "loop4p1 (/srv/parted.img)");
+	expect("dm-0", BLOCKSTACK_STOPS, "loop0 (/srv/disk.img)");
+	expect("dm-1", BLOCKSTACK_ANSWERS, "");
+	expect("dm-2", BLOCKSTACK_STOPS, "loop0 (/srv/disk.img)");
+	expect("dm-3", BLOCKSTACK_ANSWERS, "");
+	expect("md0", BLOCKSTACK_STOPS, "nbd0p1");
+	expect("ublkb0", BLOCKSTACK_STOPS, "ublkb0");
+	expect("rbd0", BLOCKSTACK_STOPS, "rbd0");
+	expect("zloop0", BLOCKSTACK_STOPS, "zloop0");
+	expect("dm-5", BLOCKSTACK_STOPS, NULL);
+	expect("sda", BLOCKSTACK_ANSWERS, "");
+	expect("md1p2", BLOCKSTACK_STOPS, "loop3");
+	expect("dm-8", BLOCKSTACK_STOPS, "loop3");
+	expect("md2p1", BLOCKSTACK_ANSWERS, "");
+	expect("zram0", BLOCKSTACK_IN_MEMORY, "zram0");
+	expect("ram0", BLOCKSTACK_IN_MEMORY, "ram0");
+	expect("dm-6", BLOCKSTACK_IN_MEMORY, "zram0");
+	expect("dm-7", BLOCKSTACK_STOPS, "loop0 (/srv/disk.img)");
 
 	devlink(7, 0, "loop0");
 	devlink(254, 2, "dm-2");
