@@ -230,8 +230,9 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 		msg_error("resume_offset=%llu does not match swap file '%s' on '%s': it begins at "
 			  "page %llu", (unsigned long long)o->offset, t->swap_path, o->resume,
 			  (unsigned long long)t->offset_pages);
-		msg_hint("set resume_offset=%llu (or leave it out: torpor-suspend finds a swap "
-			 "file's page itself)", (unsigned long long)t->offset_pages);
+		msg_hint("set resume_offset=%llu on the kernel command line; --resume-offset and "
+			 "torpor.conf may leave it out (torpor-suspend finds a swap file's page "
+			 "itself)", (unsigned long long)t->offset_pages);
 		return r;
 	}
 	if (r == -EMEDIUMTYPE) {
@@ -288,20 +289,26 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
  * --resume or torpor.conf: they must name the area written (nextboot.c).
  * 0, or -EINVAL (reported).
  */
-static int check_next_boot(const struct hib_target *t)
+static int check_next_boot(const struct hib_target *t, const char *spec)
 {
 	unsigned long long page = t->offset_pages;
 	struct nextboot nb;
 	char other[64];
 
-	switch (nextboot_check("/proc/cmdline", t->dev, t->offset_pages, &nb)) {
+	switch (nextboot_check("/proc/cmdline", t->dev, t->offset_pages, spec, &nb)) {
 	case NEXTBOOT_AGREES:
 	case NEXTBOOT_UNNAMED:
 		return 0;
 	case NEXTBOOT_MALFORMED:
 		msg_error("the kernel command line's %s is malformed: the next boot would "
-			  "discard the image", nb.cl.resume_bad ? "resume=" : "resume_offset=");
+			  "discard the image", nb.cl.resume_bad ? "resume=" :
+			  nb.cl.resume_offset_bad ? "resume_offset=" : nb.cl.malformed);
 		break;
+	case NEXTBOOT_NORESUME:
+		msg_error("the kernel command line has noresume (or nohibernate, hibernate=no): "
+			  "the next boot would discard the image");
+		msg_hint("reboot without it first");
+		return -EINVAL;
 	case NEXTBOOT_AMBIGUOUS:
 		hibernate_say_ambiguous(nb.cl.resume);
 		return -EINVAL;
@@ -1065,7 +1072,7 @@ int hibernate_run(const struct hib_opts *o)
 	memset(&t, 0, sizeof(t));
 	r = hibernate_resolve(o, &t);
 	if (r == 0)
-		r = check_next_boot(&t);
+		r = check_next_boot(&t, o->resume);
 	if (r < 0)
 		return r;
 	if (t.offset_pages >= UINT64_MAX / ps - 1) {

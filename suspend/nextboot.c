@@ -21,11 +21,13 @@
  * @cmdline_path: "/proc/cmdline" (tests: a file)
  * @dev: the area's device (a swap partition, or a swap file's filesystem)
  * @offset_pages: the page of the area's header on @dev: 0 for a partition
+ * @spec: the spec @dev was resolved from: a resume= that is the same text is
+ *        not looked up again (a content scan reads every device)
  * @ret: what the command line says, and the device it names
  * Return: the outcome; never fails (an unreadable command line is UNNAMED).
  */
 enum nextboot_result nextboot_check(const char *cmdline_path, dev_t dev, uint64_t offset_pages,
-				    struct nextboot *ret)
+				    const char *spec, struct nextboot *ret)
 {
 	struct torpor_cmdline *cl = &ret->cl;
 	dev_t named;
@@ -34,16 +36,24 @@ enum nextboot_result nextboot_check(const char *cmdline_path, dev_t dev, uint64_
 	memset(ret, 0, sizeof(*ret));
 	if (cmdline_read(cmdline_path, cl) < 0)
 		return NEXTBOOT_UNNAMED;
-	if (cl->resume_bad || cl->resume_offset_bad)
+	if (cl->resume_bad || cl->resume_offset_bad || cl->malformed_why)
 		return NEXTBOOT_MALFORMED;
+	if (cl->noresume)
+		return NEXTBOOT_NORESUME;
+	/* no resume=: the initramfs's setting names the device, resume_offset= the page */
 	if (!cl->resume[0])
-		return NEXTBOOT_UNNAMED;
-	r = devname_resolve(cl->resume, &named);
-	if (r == -ENOTUNIQ)
-		return NEXTBOOT_AMBIGUOUS;
-	if (r < 0) {
-		ret->err = r;
-		return NEXTBOOT_NO_DEVICE;
+		return cl->has_resume_offset && cl->resume_offset != offset_pages ?
+		       NEXTBOOT_OTHER_OFFSET : NEXTBOOT_UNNAMED;
+	if (spec && !strcmp(cl->resume, spec)) {
+		named = dev;
+	} else {
+		r = devname_resolve(cl->resume, &named);
+		if (r == -ENOTUNIQ)
+			return NEXTBOOT_AMBIGUOUS;
+		if (r < 0) {
+			ret->err = r;
+			return NEXTBOOT_NO_DEVICE;
+		}
 	}
 	if (named != dev) {
 		ret->dev = named;

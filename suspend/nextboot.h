@@ -10,8 +10,10 @@
 
 enum nextboot_result {
 	NEXTBOOT_AGREES,	/* resume= (and resume_offset=) name the area */
-	NEXTBOOT_UNNAMED,	/* no resume= (or no command line to read): not checked here */
-	NEXTBOOT_MALFORMED,	/* resume= or resume_offset= malformed: the boot discards */
+	NEXTBOOT_UNNAMED,	/* no resume= (or no command line to read): the device is not
+				   checked here, only a resume_offset= */
+	NEXTBOOT_MALFORMED,	/* a parameter torpor reads is malformed: the boot discards */
+	NEXTBOOT_NORESUME,	/* noresume (nohibernate, hibernate=no): the boot discards */
 	NEXTBOOT_AMBIGUOUS,	/* several devices carry resume=: the boot discards them all */
 	NEXTBOOT_NO_DEVICE,	/* resume= names no device here */
 	NEXTBOOT_OTHER_DEVICE,	/* resume= names another device (->dev) */
@@ -26,6 +28,6 @@ struct nextboot {
 };
 
 enum nextboot_result nextboot_check(const char *cmdline_path, dev_t dev, uint64_t offset_pages,
-				    struct nextboot *ret);
+				    const char *spec, struct nextboot *ret);
 
 #endif

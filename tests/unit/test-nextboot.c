@@ -25,7 +25,7 @@ static enum nextboot_result check(const char *line, dev_t dev, uint64_t page, st
 		abort();
 	fputs(line, f);
 	fclose(f);
-	return nextboot_check(path, dev, page, nb);
+	return nextboot_check(path, dev, page, NULL, nb);
 }
 
 int main(void)
@@ -67,8 +67,26 @@ int main(void)
 	tap_ok(r == NEXTBOOT_AGREES, "nextboot: a partition with resume_offset=0 (%d)", r);
 	r = check("resume=254:16 resume_offset=x\n", vdb, 0, &nb);
 	tap_ok(r == NEXTBOOT_MALFORMED, "nextboot: a malformed resume_offset= (%d)", r);
+	r = check("resume=254:16 torpor.wait=abc\n", vdb, 0, &nb);
+	tap_ok(r == NEXTBOOT_MALFORMED && nb.cl.malformed_why,
+	       "nextboot: a malformed torpor.wait= makes the boot discard (%d)", r);
+	r = check("resume=254:16 noresume\n", vdb, 0, &nb);
+	tap_ok(r == NEXTBOOT_NORESUME, "nextboot: noresume makes the boot discard (%d)", r);
+	r = check("resume=254:16 hibernate=no\n", vdb, 0, &nb);
+	tap_ok(r == NEXTBOOT_NORESUME, "nextboot: hibernate=no makes the boot discard (%d)", r);
+	r = check("root=/dev/vda resume_offset=99\n", vdb, 1234, &nb);
+	tap_ok(r == NEXTBOOT_OTHER_OFFSET,
+	       "nextboot: resume_offset= without resume= names another page (%d)", r);
+	r = check("root=/dev/vda resume_offset=1234\n", vdb, 1234, &nb);
+	tap_ok(r == NEXTBOOT_UNNAMED,
+	       "nextboot: resume_offset= without resume= names the page: the device is left (%d)",
+	       r);
+	/* the spec already resolved is not looked up again: /dev/nosuchdisk would not resolve */
+	r = check("resume=/dev/nosuchdisk\n", vdb, 0, &nb);
+	r = nextboot_check(path, vdb, 0, "/dev/nosuchdisk", &nb);
+	tap_ok(r == NEXTBOOT_AGREES, "nextboot: the spec torpor-suspend resolved is taken (%d)", r);
 	unlink(path);
-	r = nextboot_check(path, vdb, 0, &nb);
+	r = nextboot_check(path, vdb, 0, NULL, &nb);
 	tap_ok(r == NEXTBOOT_UNNAMED, "nextboot: no command line to read (%d)", r);
 	rmdir(dir);
 	return tap_done();
