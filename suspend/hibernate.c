@@ -781,6 +781,8 @@ static void check_late(void)
 	default:
 		reboot_unthawed(o);
 	}
+	msg_debug("late check: %llu ms in all, reading the note %llu ms, the stamps %llu ms",
+		  ms, NS_MS(late.t_note_ns), NS_MS(late.t_read_ns));
 	if (late.lingering)
 		msg_warn("torpor-suspend's late check thread was still known to the kernel a "
 			 "second after it ended");

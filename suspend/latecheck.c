@@ -127,10 +127,13 @@ static enum late_outcome check_all(struct latecheck *lc)
 	uint32_t i;
 	int r;
 
+	uint64_t t0 = task_clock_ns();
+
 	__atomic_store_n(&lc->at, -1, __ATOMIC_RELEASE);
 	r = blkio_pread(lc->dev_fd, lc->page, lc->ps, lc->header_offset);
 	if (r == 0)
 		r = image_late_decode(lc->page, lc->ps, &lc->note);
+	lc->t_note_ns = task_clock_ns() - t0;
 	if (r == -ENOENT)
 		return LATE_NO_NOTE;
 	/* another image's note cannot be: torpor-resume writes it before every restore */
@@ -140,11 +143,12 @@ static enum late_outcome check_all(struct latecheck *lc)
 		lc->err = r;
 		return LATE_UNCHECKABLE;
 	}
-	for (i = 0; i < lc->note.hdr.nr; i++) {
+	t0 = task_clock_ns();
+	for (i = 0, o = LATE_SAME; i < lc->note.hdr.nr && o == LATE_SAME; i++)
 		o = check_entry(lc, &lc->note.fs[i]);
-		if (o != LATE_SAME)
-			return o;
-	}
+	lc->t_read_ns = task_clock_ns() - t0;
+	if (o != LATE_SAME)
+		return o;
 	return lc->gone ? LATE_GONE : LATE_SAME;
 }
 
@@ -171,6 +175,7 @@ enum late_outcome latecheck_run(struct latecheck *lc, int timeout_ms)
 	int r;
 
 	lc->checked = lc->unseen = lc->gone = 0;
+	lc->t_note_ns = lc->t_read_ns = 0;
 	lc->err = 0;
 	lc->at = -1;
 	lc->done = 0;

@@ -71,6 +71,7 @@ struct latecheck {
 	uint64_t num_devices;		/* LATE_UNCHECKABLE for a btrfs: how many it has */
 	uint32_t checked, unseen, gone;	/* entries read, of them not seen at boot, gone */
 	uint64_t ns;			/* how long the check took */
+	uint64_t t_note_ns, t_read_ns;	/* of it, reading the note, reading the stamps */
 	int lingering;			/* the thread was still known a second after it ended */
 	int done;			/* the thread finished (atomic) */
 	pid_t tid;			/* its kernel id */
