@@ -495,3 +495,100 @@ void image_free(struct torpor_image *img)
 	img->blocks = NULL;
 	img->fs = NULL;
 }
+
+#define L_HDR	((size_t)sizeof(struct torpor_late))
+#define L_ENT	((size_t)sizeof(struct torpor_late_fs))
+#define L_MAX	(L_HDR + TORPOR_LATE_MAX * L_ENT)
+
+/*
+ * The CRC-32 of a note of @nr entries at @r: its header with the crc field
+ * taken as 0, then the entries.
+ */
+static uint32_t late_crc(const uint8_t *r, uint32_t nr)
+{
+	static const uint8_t zero[4];
+	uint32_t crc;
+
+	crc = crc32_update(0, r, L_HDR - 4);
+	crc = crc32_update(crc, zero, 4);
+	return crc32_update(crc, r + L_HDR, nr * L_ENT);
+}
+
+/**
+ * image_late_encode() - write the late check's note where the root record was
+ * @late: the note; late_size and crc are filled in here, at most TORPOR_LATE_MAX entries
+ * @page: the swap header page, its signature already mkswap's; @page_size: its size
+ */
+void image_late_encode(const struct image_late *late, uint8_t *page, size_t page_size)
+{
+	uint8_t *r = page + TORPOR_ROOT_OFFSET, *e;
+	uint32_t i, nr = late->hdr.nr < TORPOR_LATE_MAX ? late->hdr.nr : TORPOR_LATE_MAX;
+
+	(void)page_size;
+	memset(r, 0, L_MAX);
+	memcpy(r, TORPOR_LATE_MAGIC, 8);
+	put_le32(r + 8, TORPOR_LATE_VERSION);
+	put_le32(r + 12, (uint32_t)L_HDR);
+	put_le64(r + 16, late->hdr.created);
+	put_le32(r + 24, late->hdr.nr_fs);
+	put_le32(r + 28, nr);
+	for (i = 0; i < nr; i++) {
+		e = r + L_HDR + i * L_ENT;
+		put_le32(e, late->fs[i].index);
+		put_le32(e + 4, late->fs[i].flags);
+		put_le64(e + 8, late->fs[i].mount_count);
+		put_le64(e + 16, late->fs[i].mount_time);
+		put_le64(e + 24, late->fs[i].write_time);
+	}
+	put_le32(r + 36, late_crc(r, nr));
+}
+
+/**
+ * image_late_decode() - read the late check's note of a swap header page
+ * @ret: the note in host order, written only on success
+ *
+ * Return: 0; -ENOENT when the page holds none (no magic: an older torpor-resume
+ * checked every filesystem at boot); -EBADMSG when it is damaged or does not
+ * fit; -EPROTO for another version of it; -EEXIST when the page carries our
+ * signature (an image that was never restored: no note belongs there).
+ */
+int image_late_decode(const uint8_t *page, size_t page_size, struct image_late *ret)
+{
+	const uint8_t *r = page + TORPOR_ROOT_OFFSET, *e;
+	struct image_late late;
+	uint32_t i;
+
+	if (page_size < 4096)
+		return -EBADMSG;
+	if (image_classify(page, page_size) == IMAGE_SIG_TORPOR)
+		return -EEXIST;
+	if (memcmp(r, TORPOR_LATE_MAGIC, 8))
+		return -ENOENT;
+	if (get_le32(r + 8) != TORPOR_LATE_VERSION)
+		return -EPROTO;
+	memset(&late, 0, sizeof(late));
+	memcpy(late.hdr.magic, r, 8);
+	late.hdr.version = TORPOR_LATE_VERSION;
+	late.hdr.late_size = get_le32(r + 12);
+	late.hdr.created = get_le64(r + 16);
+	late.hdr.nr_fs = get_le32(r + 24);
+	late.hdr.nr = get_le32(r + 28);
+	late.hdr.reserved = get_le32(r + 32);
+	late.hdr.crc = get_le32(r + 36);
+	if (late.hdr.late_size != L_HDR || late.hdr.nr > TORPOR_LATE_MAX ||
+	    late.hdr.nr > late.hdr.nr_fs || late.hdr.reserved ||
+	    late.hdr.crc != late_crc(r, late.hdr.nr))
+		return -EBADMSG;
+	for (i = 0; i < late.hdr.nr; i++) {
+		e = r + L_HDR + i * L_ENT;
+		late.fs[i].index = get_le32(e);
+		late.fs[i].flags = get_le32(e + 4);
+		late.fs[i].mount_count = get_le64(e + 8);
+		late.fs[i].mount_time = get_le64(e + 16);
+		late.fs[i].write_time = get_le64(e + 24);
+		if (late.fs[i].index >= late.hdr.nr_fs || late.fs[i].flags & ~TORPOR_LATE_UNSEEN)
+			return -EBADMSG;
+	}
+	*ret = late;
+	return 0;
+}

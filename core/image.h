@@ -184,6 +184,45 @@ struct torpor_fsrec {
 	uint64_t write_time;
 };
 
+/*
+ * The late check's note.  torpor-resume writes it where the root record was
+ * when it invalidates an image it is about to restore (the same page write):
+ * the image's own stamps of the filesystems, those it could not find at boot
+ * (TORPOR_LATE_UNSEEN: a volume only the booted system opens) first.  The
+ * restored torpor-suspend reads it back through the swap device it kept open
+ * and, still frozen, reads those stamps again before it thaws (suspend/latecheck.c).
+ * Its own memory holds the stamps read before the freeze, which a btrfs commit
+ * or an xfs log write moved since: the image's are only on the disk.  The
+ * signature is mkswap's again by then, so no boot takes the note for an image;
+ * the next hibernation writes its root record over it.
+ */
+#define TORPOR_LATE_MAGIC	"TORPORLC"
+#define TORPOR_LATE_VERSION	1
+#define TORPOR_LATE_MAX		62		/* entries that fit in a 4 KiB page */
+
+enum torpor_late_flags {
+	TORPOR_LATE_UNSEEN = 1,		/* not found at boot: only the late check reads it */
+};
+
+struct torpor_late_fs {
+	uint32_t index;			/* in the image's filesystem table */
+	uint32_t flags;			/* enum torpor_late_flags */
+	uint64_t mount_count;		/* the image's stamp (struct torpor_fsrec) */
+	uint64_t mount_time;
+	uint64_t write_time;
+};
+
+struct torpor_late {
+	char magic[8];			/* TORPOR_LATE_MAGIC */
+	uint32_t version;		/* TORPOR_LATE_VERSION */
+	uint32_t late_size;		/* sizeof(struct torpor_late) */
+	uint64_t created;		/* the image's meta.created: whose note this is */
+	uint32_t nr_fs;			/* the image's meta.nr_fs */
+	uint32_t nr;			/* entries that follow */
+	uint32_t reserved;		/* 0 */
+	uint32_t crc;			/* crc32 of this header with crc = 0, then the entries */
+};
+
 _Static_assert(sizeof(struct torpor_extent) == 16, "torpor_extent layout");
 _Static_assert(sizeof(struct torpor_root) == 1088, "torpor_root layout");
 _Static_assert(TORPOR_ROOT_OFFSET + sizeof(struct torpor_root) <= 4096 - TORPOR_SIG_LEN,
@@ -191,6 +230,11 @@ _Static_assert(TORPOR_ROOT_OFFSET + sizeof(struct torpor_root) <= 4096 - TORPOR_
 _Static_assert(sizeof(struct torpor_meta) == 288, "torpor_meta layout");
 _Static_assert(sizeof(struct torpor_block) == 16, "torpor_block layout");
 _Static_assert(sizeof(struct torpor_fsrec) == 48, "torpor_fsrec layout");
+_Static_assert(sizeof(struct torpor_late_fs) == 32, "torpor_late_fs layout");
+_Static_assert(sizeof(struct torpor_late) == 40, "torpor_late layout");
+_Static_assert(TORPOR_ROOT_OFFSET + sizeof(struct torpor_late) +
+	       TORPOR_LATE_MAX * sizeof(struct torpor_late_fs) <= 4096 - TORPOR_SIG_LEN,
+	       "the late check's note must fit before the signature");
 _Static_assert(sizeof(struct torpor_meta) + (size_t)TORPOR_EXTENTS_MAX * 16 +
 	       (size_t)TORPOR_BLOCKS_MAX * 16 + (size_t)TORPOR_FS_MAX * 48 <= TORPOR_META_MAX,
 	       "the largest valid meta blob must pass the root's bound");
@@ -225,6 +269,15 @@ int image_meta_encode(const struct torpor_image *img, uint8_t *buf, size_t len);
 int image_meta_decode(const uint8_t *buf, size_t len, uint64_t dev_bytes,
 		      uint64_t header_offset, struct torpor_image *img);
 void image_free(struct torpor_image *img);
+
+/* The late check's note as it is used: the header and its entries, host order. */
+struct image_late {
+	struct torpor_late hdr;
+	struct torpor_late_fs fs[TORPOR_LATE_MAX];
+};
+
+void image_late_encode(const struct image_late *late, uint8_t *page, size_t page_size);
+int image_late_decode(const uint8_t *page, size_t page_size, struct image_late *ret);
 
 int image_extents_check(const struct torpor_extent *ext, uint32_t n, uint32_t page_size,
 			uint64_t dev_bytes, uint64_t header_offset, uint64_t *ret_pages);

@@ -17,6 +17,8 @@
 #include "msg.h"
 
 static int kmsg_fd = -1;
+static int kmsg_spare = -1;	/* msg_kmsg_open()'s, for msg_kmsg_always() */
+static int kmsg_always;		/* copy to the kernel log even while quiet */
 static int debug_on;
 static int quiet;
 
@@ -29,6 +31,30 @@ void msg_init(int use_kmsg)
 {
 	if (use_kmsg && kmsg_fd < 0)
 		kmsg_fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+}
+
+/**
+ * msg_kmsg_open() - open /dev/kmsg now, for a msg_kmsg_always() later (after a
+ * freeze, where no path should be looked up)
+ * Return: 0 or -errno.
+ */
+int msg_kmsg_open(void)
+{
+	if (kmsg_spare < 0)
+		kmsg_spare = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	return kmsg_spare < 0 ? -errno : 0;
+}
+
+/*
+ * msg_kmsg_always() - from now on copy every line but the progress and debug
+ * ones to the kernel log, also while quiet (stderr a file nothing may write):
+ * the kernel prints it on the console
+ */
+void msg_kmsg_always(void)
+{
+	if (kmsg_fd < 0)
+		kmsg_fd = kmsg_spare;
+	kmsg_always = 1;
 }
 
 void msg_set_debug(int on)
@@ -114,10 +140,22 @@ static void end_live(void)
 	}
 }
 
+/* the line @line (@n bytes) in the kernel log, when it is open, at syslog priority @prio */
+static void to_kmsg(int prio, const char *line, int n)
+{
+	char kline[1040];
+	int m;
+
+	if (kmsg_fd < 0 || prio >= 7)
+		return;
+	m = snprintf(kline, sizeof(kline), "<%d>%.*s", prio, n, line);
+	if (m > 0)
+		(void)!write(kmsg_fd, kline, (size_t)m < sizeof(kline) ? (size_t)m : sizeof(kline) - 1);
+}
+
 static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 {
 	char line[1024];
-	char kline[1040];
 	int n, m;
 
 	if (quiet && prio >= 7)
@@ -134,6 +172,8 @@ static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 	if (n < (int)sizeof(line) - 1)
 		line[n++] = '\n';
 	line[n] = '\0';
+	if (quiet && kmsg_always)
+		to_kmsg(prio, line, n);
 	if (quiet) {
 		/* the newest lines matter most (the cause of a failure comes last) */
 		while (held_len && held_len + n > sizeof(held)) {
@@ -151,11 +191,7 @@ static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 		return;
 	}
 	write_all(2, line, n);
-	if (kmsg_fd >= 0 && prio < 7) {
-		m = snprintf(kline, sizeof(kline), "<%d>%s", prio, line);
-		if (m > 0)
-			(void)!write(kmsg_fd, kline, (size_t)m < sizeof(kline) ? (size_t)m : sizeof(kline) - 1);
-	}
+	to_kmsg(prio, line, n);
 }
 
 #define DEFINE_MSG(name, prio, tag)				\

@@ -15,6 +15,8 @@ void msg_init(int use_kmsg);
 void msg_set_debug(int on);
 int msg_debug_enabled(void);
 void msg_set_quiet(int on);
+int msg_kmsg_open(void);
+void msg_kmsg_always(void);
 void msg_flush(void);
 
 void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -163,7 +163,8 @@ out:
  *
  * Done before the first page goes to the kernel: whatever happens next, this
  * image is never tried again (the kernel's swsusp_check does the same).  The
- * root record is cleared too, so nothing of it is left to mistake.
+ * root record is cleared too, so nothing of it is left to mistake; before a
+ * restore, l->late's note takes its place (image.h, struct torpor_late).
  * Only a header page that was read is written back: a page that could not be
  * read is not known, and writing zeroes there would destroy mkswap's header
  * (the swap area's UUID, its size) without knowing that an image was there.
@@ -181,6 +182,8 @@ int loader_invalidate(struct loader *l)
 		sig = SWAP_SIG;
 	memset(l->header_page + TORPOR_ROOT_OFFSET, 0, sizeof(struct torpor_root));
 	memcpy(l->header_page + l->ps - TORPOR_SIG_LEN, sig, 10);
+	if (l->late)
+		image_late_encode(l->late, l->header_page, l->ps);
 	r = blkio_pwrite(l->dev_fd, l->header_page, l->ps, l->header_offset);
 	if (r == 0 && fsync(l->dev_fd) < 0)
 		r = -errno;

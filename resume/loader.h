@@ -27,6 +27,7 @@ struct loader {
 	uint32_t other_version;		/* the format of an image refused for its version */
 	struct torpor_image img;	/* valid after loader_read_meta() */
 	int have_meta;
+	const struct image_late *late;	/* the late check's note loader_invalidate() leaves, or NULL */
 	const char *failed;		/* which check failed, for the message */
 	uint32_t failed_block;		/* the block, when a block check failed */
 	uint64_t fed_bytes;		/* stream bytes handed to the kernel */

@@ -258,7 +258,9 @@ static int read_btrfs_devs(const struct torpor_fsrec *f, const char *uuid, const
  * show the recorded generation and roots, no two the same device id (a copy),
  * and as many as the filesystem has (a degraded mount elsewhere writes to the
  * devices it has, and the missing one could be that).  Waits until the
- * deadline for them all.
+ * deadline for them all.  Return: 0; 1 when none of its devices appeared (left
+ * to the late check, see check_filesystems()); -errno, said, when some did but
+ * not all, or one cannot be checked.
  */
 static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_seconds)
 {
@@ -284,35 +286,89 @@ static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_
 			break;
 		nanosleep(&ts, NULL);
 	}
-	if (r == -ENOENT) {
-		msg_error("filesystem %s (mounted when hibernating) did not appear within %d s: "
-			  "it cannot be checked, not restoring the image", uuid, wait_seconds);
-	} else {
-		msg_error("filesystem %s (mounted when hibernating) has %llu devices, %llu "
-			  "appeared within %d s: it cannot be checked, not restoring the image",
-			  uuid, (unsigned long long)num, (unsigned long long)n, wait_seconds);
-	}
-	msg_hint("if only the booted system opens it (a separate encrypted or LVM volume), let "
-		 "the initramfs open it too, or unmount it before hibernating; torpor.wait=N "
+	if (r == -ENOENT)
+		return 1;
+	msg_error("filesystem %s (mounted when hibernating) has %llu devices, %llu appeared "
+		  "within %d s: the others cannot be checked, not restoring the image", uuid,
+		  (unsigned long long)num, (unsigned long long)n, wait_seconds);
+	msg_hint("if only the booted system opens them (separate encrypted or LVM volumes), let "
+		 "the initramfs open them too, or unmount it before hibernating; torpor.wait=N "
 		 "waits longer");
 	return -ENOENT;
+}
+
+/* One entry of the late check's note: record @i of @l with @flags. */
+static void late_add(struct image_late *late, const struct loader *l, uint32_t i,
+		     uint32_t flags)
+{
+	struct torpor_late_fs *e = &late->fs[late->hdr.nr++];
+
+	e->index = i;
+	e->flags = flags;
+	e->mount_count = l->img.fs[i].mount_count;
+	e->mount_time = l->img.fs[i].mount_time;
+	e->write_time = l->img.fs[i].write_time;
+}
+
+/*
+ * The note for the restored torpor-suspend (image.h, struct torpor_late): the
+ * filesystems the boot did not see, already in @late, then as many of those it
+ * checked as fit, which the late check reads again too.
+ */
+static void late_fill(struct image_late *late, const struct loader *l)
+{
+	uint32_t i, j, unseen = late->hdr.nr;
+
+	memcpy(late->hdr.magic, TORPOR_LATE_MAGIC, 8);
+	late->hdr.version = TORPOR_LATE_VERSION;
+	late->hdr.created = l->img.meta.created;
+	late->hdr.nr_fs = l->img.meta.nr_fs;
+	for (i = 0; i < l->img.meta.nr_fs && late->hdr.nr < TORPOR_LATE_MAX; i++) {
+		for (j = 0; j < unseen && late->fs[j].index != i; j++)
+			;
+		if (j == unseen)
+			late_add(late, l, i, 0);
+	}
+	msg_debug("the restored system checks %u filesystems again before it runs, %u of them "
+		  "not seen at boot", late->hdr.nr, unseen);
+}
+
+/* Filesystem @uuid did not appear by the deadline: the late check reads it. */
+static int leave_late(struct image_late *late, const struct loader *l, uint32_t i,
+		      const char *uuid)
+{
+	if (late->hdr.nr >= TORPOR_LATE_MAX) {
+		msg_error("more than %u of the filesystems mounted when hibernating are not "
+			  "present at boot: the restored system cannot check them all, not "
+			  "restoring the image", TORPOR_LATE_MAX);
+		msg_hint("let the initramfs open them (separate encrypted or LVM volumes), or "
+			 "unmount them before hibernating");
+		return -E2BIG;
+	}
+	msg_info("filesystem %s not present at boot: the restored system checks it before "
+		 "it runs", uuid);
+	late_add(late, l, i, TORPOR_LATE_UNSEEN);
+	return 0;
 }
 
 /*
  * Was any filesystem that was mounted at hibernation time mounted again since?
  * Each is looked up by UUID (device numbers may change between boots) and
  * waited for until the deadline the resume device's wait started.  One that has
- * not appeared by then cannot be checked, and that is a doubt like the others:
- * a separate /home the initramfs does not unlock may well have been mounted by
- * another system since, so the image is discarded (the hint says how to make
- * the initramfs see it).  So is one that is there but cannot be checked: two
- * devices with its UUID (a copy of the disk: which one was mounted since?), an
- * unreadable device, or no such filesystem on it.  An ext or xfs
- * UUID is looked up by content, never through udev's link alone, which names
- * one of two copies; a btrfs one may be on several devices of one filesystem,
- * each of which is checked (check_btrfs()).
+ * not appeared by then (a separate /home the initramfs does not unlock, an LVM
+ * volume it does not activate, a USB disk) is left to the late check: the
+ * restored torpor-suspend reads its stamp again, still frozen, through the
+ * device it opened before hibernating, and reboots without thawing when it
+ * moved (suspend/latecheck.c); @late gets the note it reads.  One that is there
+ * but cannot be checked is a doubt: two devices with its UUID (a copy of the
+ * disk: which one was mounted since?), an unreadable device, or no such
+ * filesystem on it, and the image is discarded.  An ext or xfs UUID is looked
+ * up by content, never through udev's link alone, which names one of two
+ * copies; a btrfs one may be on several devices of one filesystem, each of
+ * which is checked (check_btrfs()).
  */
-static int check_filesystems(const struct loader *l, int wait_seconds)
+static int check_filesystems(const struct loader *l, int wait_seconds,
+			     struct image_late *late)
 {
 	const struct torpor_fsrec *f;
 	struct torpor_fsrec now;
@@ -321,29 +377,29 @@ static int check_filesystems(const struct loader *l, int wait_seconds)
 	uint32_t i;
 	int fd, r;
 
+	memset(late, 0, sizeof(*late));
 	for (i = 0; i < l->img.meta.nr_fs; i++) {
 		f = &l->img.fs[i];
 		fsstamp_uuid_str(f->uuid, uuid);
 		if (f->kind == TORPOR_FS_BTRFS) {
 			r = check_btrfs(f, uuid, wait_seconds);
+			if (r == 1)
+				r = leave_late(late, l, i, uuid);
 			if (r < 0)
 				return r;
 			continue;
 		}
 		r = wait_device(uuid, 1, wait_seconds, &dev);
+		if (r == -ENOENT) {
+			r = leave_late(late, l, i, uuid);
+			if (r < 0)
+				return r;
+			continue;
+		}
 		fd = r == 0 ? devname_open(dev, O_RDONLY) : r;
 		r = fd < 0 ? fd : fsstamp_read(fd, fsstamp_log_head(f), &now);
 		if (fd >= 0)
 			close(fd);
-		if (r == -ENOENT) {
-			msg_error("filesystem %s (mounted when hibernating) did not appear within "
-				  "%d s: it cannot be checked, not restoring the image", uuid,
-				  wait_seconds);
-			msg_hint("if only the booted system opens it (a separate encrypted or LVM "
-				 "volume), let the initramfs open it too, or unmount it before "
-				 "hibernating; torpor.wait=N waits longer");
-			return r;
-		}
 		if (r < 0) {
 			msg_error("cannot check filesystem %s (mounted when hibernating): %s: not "
 				  "restoring the image", uuid, r == -ENOTUNIQ ?
@@ -361,6 +417,7 @@ static int check_filesystems(const struct loader *l, int wait_seconds)
 		msg_hint("restoring it would corrupt that filesystem; the image is discarded");
 		return -ESTALE;
 	}
+	late_fill(late, l);
 	return 0;
 }
 
@@ -503,6 +560,7 @@ out:
 /* Steps 2-3 on an open device. */
 static int examine(const struct restore_opts *o, int fd, const char *name)
 {
+	static struct image_late late;
 	struct loader l;
 	unsigned long long size = 0;
 	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
@@ -563,13 +621,14 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 	if (r == 0)
 		r = check_memory(&l);
 	if (r == 0)
-		r = check_filesystems(&l, o->wait_seconds);
+		r = check_filesystems(&l, o->wait_seconds, &late);
 	if (r == 0)
 		r = check_nothing_mounted();
 	if (r < 0) {
 		reject(&l, name);
 		goto out;
 	}
+	l.late = &late;
 	r = loader_invalidate(&l);
 	if (r < 0) {
 		msg_error("not restoring: %s on %s failed: %s", l.failed, name, msg_errname(r));

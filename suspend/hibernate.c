@@ -20,15 +20,18 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "blockstack.h"
 #include "devname.h"
+#include "fsstamp.h"
 #include "hibernate.h"
 #include "imagesize.h"
 #include "interrupt.h"
+#include "latecheck.h"
 #include "mountinfo.h"
 #include "mounts.h"
 #include "nextboot.h"
@@ -57,6 +60,13 @@ static double now(void)
 
 /* the recorded filesystems, read again after the snapshot */
 static struct restamp stamps;
+
+/* and read again by the restored process before it thaws */
+static struct latecheck late;
+
+/* how long the late check waits for its reads, and the pause before its reboot */
+#define LATE_TIMEOUT_MS		15000
+#define LATE_REBOOT_PAUSE_S	10
 
 /* plymouth's client, when its daemon runs */
 static struct splash splash;
@@ -771,6 +781,147 @@ static int suspend_to_ram(struct writer *w, int snap_fd, const struct hib_target
 	return 0;
 }
 
+/* "ext4 UUID on /dev/NAME" of record @i, for the late check's messages */
+static void late_name(uint32_t i, char *buf, size_t len)
+{
+	char uuid[37], dev[64];
+	const struct torpor_fsrec *f = &late.fs[i];
+
+	fsstamp_uuid_str(f->uuid, uuid);
+	devname_name(makedev(f->dev >> 20, f->dev & 0xfffff), dev, sizeof(dev));
+	snprintf(buf, len, "%s %s on %s", fsstamp_kind_name(f->kind), uuid, dev);
+}
+
+/* Why the restored system does not thaw, from the late check's outcome @o. */
+static void say_late_doubt(enum late_outcome o)
+{
+	char what[128] = "", how[96];
+	int at = __atomic_load_n(&late.at, __ATOMIC_ACQUIRE);
+
+	if (at >= 0)
+		late_name((uint32_t)at, what, sizeof(what));
+	if (o == LATE_MOVED && late.err) {
+		msg_error("%s no longer holds that filesystem (reformatted or overwritten since "
+			  "hibernation): the restored system must not run", what);
+	} else if (o == LATE_MOVED) {
+		fsstamp_describe(&late.then, &late.now, how, sizeof(how));
+		msg_error("%s was mounted since hibernation (%s): the restored system must not "
+			  "run, it would corrupt that filesystem", what, how);
+	} else if (o == LATE_TIMEOUT && at >= 0) {
+		msg_error("reading %s did not answer within %d s: it cannot be proven unchanged, "
+			  "the restored system must not run", what, LATE_TIMEOUT_MS / 1000);
+	} else if (o == LATE_TIMEOUT) {
+		msg_error("reading the swap header did not answer within %d s: the filesystems "
+			  "the boot could not see cannot be checked, the restored system must "
+			  "not run", LATE_TIMEOUT_MS / 1000);
+	} else if (at < 0) {
+		msg_error("cannot read what torpor-resume left in the swap header for the late "
+			  "check: %s: the filesystems the boot could not see cannot be checked, "
+			  "the restored system must not run", msg_errname(late.err));
+	} else if (late.err == -EOPNOTSUPP) {
+		msg_error("%s, not present at boot, cannot be read past the kernel's cache (its "
+			  "device refused O_DIRECT): it cannot be proven unchanged, the restored "
+			  "system must not run", what);
+	} else if (late.err == -EXDEV) {
+		msg_error("%s, not present at boot, is a btrfs on %llu devices, and only one of "
+			  "them was read: the others cannot be proven unchanged, the restored "
+			  "system must not run", what, (unsigned long long)late.num_devices);
+	} else {
+		msg_error("cannot check %s again after the resume: %s: the restored system must "
+			  "not run", what, msg_errname(late.err));
+	}
+}
+
+/*
+ * The late check found a doubt: nothing of the restored system may run.  Still
+ * frozen, nothing has written any disk since the restore (torpor-resume
+ * invalidated the image before it), so a reboot without a sync leaves every
+ * filesystem as the other system left it, and the next boot is a normal one.
+ * The reason goes to the console through the kernel log (stderr may be a file,
+ * which nothing may write now), with a pause to read it.  Never returns.
+ */
+static void reboot_unthawed(enum late_outcome o)
+{
+	struct timespec wait = { LATE_REBOOT_PAUSE_S, 0 };
+
+	msg_kmsg_always();
+	say_late_doubt(o);
+	msg_hint("the hibernated session is lost: nothing of it ran and no disk was written; "
+		 "let the initramfs open every filesystem mounted when hibernating (a separate "
+		 "encrypted or LVM volume) so that the boot itself checks it");
+	msg_error("rebooting in %d s without resuming", LATE_REBOOT_PAUSE_S);
+	msg_flush();
+	nanosleep(&wait, NULL);
+	reboot(RB_AUTOBOOT);
+	reboot(RB_POWER_OFF);
+	reboot(RB_HALT_SYSTEM);
+	msg_error("cannot reboot, power off or halt: staying frozen");
+	msg_hint("switch the machine off; the next boot is a normal one");
+	msg_flush();
+	for (;;)
+		pause();
+}
+
+/*
+ * CREATE_IMAGE returned 0: the image was restored, and everything else is still
+ * frozen.  torpor-resume left the filesystems it could not see at boot to this
+ * check (latecheck.h); when one moved, or cannot be read in time, the system
+ * does not thaw.  Returns only when it may.
+ */
+static void check_late(void)
+{
+	char what[128];
+	enum late_outcome o = latecheck_run(&late, LATE_TIMEOUT_MS);
+	unsigned long long ms = NS_MS(late.ns);
+
+	switch (o) {
+	case LATE_NO_NOTE:
+		msg_debug("no late check: torpor-resume checked every filesystem at boot");
+		break;
+	case LATE_SAME:
+		if (late.unseen)
+			msg_info("the %u filesystem%s the boot could not see %s unchanged (%u "
+				 "read again in %llu ms)", late.unseen, late.unseen > 1 ? "s" : "",
+				 late.unseen > 1 ? "are" : "is", late.checked, ms);
+		else
+			msg_debug("late check: %u filesystems unchanged, read again in %llu ms",
+				  late.checked, ms);
+		break;
+	case LATE_GONE:
+		late_name(late.gone_at, what, sizeof(what));
+		msg_warn("%s is gone since hibernation (%s): the resumed system cannot write "
+			 "it, its programs get errors there%s", what, msg_errname(late.gone_err),
+			 late.gone > 1 ? " (and in others)" : "");
+		break;
+	default:
+		reboot_unthawed(o);
+	}
+	msg_debug("late check: %llu ms in all, reading the note %llu ms, the stamps %llu ms",
+		  ms, NS_MS(late.t_note_ns), NS_MS(late.t_read_ns));
+	if (late.lingering)
+		msg_warn("torpor-suspend's late check thread was still known to the kernel a "
+			 "second after it ended");
+}
+
+/*
+ * Every recorded filesystem's device must be open before the freeze: without it
+ * neither the image's stamp nor the late check after the resume can be read.
+ */
+static int check_stamp_devices(const struct torpor_image *img)
+{
+	int i = restamp_unopened(&stamps, 0);
+	char what[128];
+
+	if (i < 0)
+		return 0;
+	late.fs = img->fs;
+	late_name((uint32_t)i, what, sizeof(what));
+	msg_error("cannot open %s (mounted) to read its stamp after the snapshot and after the "
+		  "resume: %s: not hibernating", what, msg_errname(stamps.fd[i]));
+	msg_hint("without its stamp a mount elsewhere before the resume could not be seen");
+	return stamps.fd[i];
+}
+
 /*
  * Step 3: CREATE_IMAGE said 1.  Write, commit, and go down as --poweroff says;
  * returns only on failure (-errno, the image discarded), or 0 with *ret_woke set
@@ -927,6 +1078,7 @@ static int snapshot_sequence(const struct hib_opts *o, struct writer *w,
 		return 0;
 	}
 	/* CREATE_IMAGE returned 0: the image was restored and we run again */
+	check_late();
 	(void)snap_free(snap_fd);
 	(void)snap_unfreeze(snap_fd);
 	close(snap_fd);
@@ -1144,6 +1296,17 @@ int hibernate_run(const struct hib_opts *o)
 		msg_error("cannot open the filesystems to stamp: %s", msg_errname(r));
 		goto out_release;
 	}
+	r = check_stamp_devices(&w.img);
+	if (r < 0)
+		goto out_release;
+	r = latecheck_init(&late, &stamps, w.img.fs, w.img.meta.nr_fs, w.img.meta.created,
+			   dev_fd, t.offset_pages * ps, ps);
+	if (r < 0) {
+		msg_error("cannot allocate the late check's buffers: %s", msg_errname(r));
+		goto out_release;
+	}
+	if (msg_kmsg_open() < 0)
+		msg_debug("cannot open /dev/kmsg: a late check's reason goes to stderr only");
 	r = interrupt_install();
 	if (r < 0) {
 		msg_error("cannot set up the abort signals: %s", msg_errname(r));
@@ -1176,6 +1339,7 @@ int hibernate_run(const struct hib_opts *o)
 		(void)imagesize_swap(IMAGESIZE_PATH, old_size, &old_size);
 	interrupt_restore();
 out_release:
+	latecheck_free(&late);
 	restamp_close(&stamps);
 	mounts_release(&mounts);
 	writer_release(&w);

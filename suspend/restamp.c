@@ -65,8 +65,10 @@ static uint64_t read_log_head(int fd)
 /**
  * restamp_open() - before the freeze: open what restamp_read() reads
  * @fs, @n: the table mounts_collect() made
- * Return: 0 or -ENOMEM.  A device that does not open again is left out (-1) and
- * counted as failed by restamp_read().
+ * Return: 0 or -ENOMEM.  A device that does not open again is left out (its
+ * -errno in rs->fd[]): restamp_unopened() names it, and torpor-suspend refuses
+ * before the freeze, for neither the image's stamp nor the late check after the
+ * resume could be read (latecheck.h).
  */
 int restamp_open(struct restamp *rs, const struct torpor_fsrec *fs, uint32_t n)
 {
@@ -75,8 +77,9 @@ int restamp_open(struct restamp *rs, const struct torpor_fsrec *fs, uint32_t n)
 	memset(rs, 0, sizeof(*rs));
 	rs->fd = malloc((n ? n : 1) * sizeof(int));
 	rs->head_fd = malloc((n ? n : 1) * sizeof(int));
+	rs->direct = calloc(n ? n : 1, 1);
 	rs->buf = blkio_alloc(FSSTAMP_READ_BYTES);
-	if (!rs->fd || !rs->head_fd || !rs->buf) {
+	if (!rs->fd || !rs->head_fd || !rs->direct || !rs->buf) {
 		restamp_close(rs);
 		return -ENOMEM;
 	}
@@ -85,6 +88,7 @@ int restamp_open(struct restamp *rs, const struct torpor_fsrec *fs, uint32_t n)
 		dev_t dev = makedev(fs[i].dev >> 20, fs[i].dev & 0xfffff);
 
 		rs->fd[i] = devname_open(dev, O_RDONLY | O_DIRECT);
+		rs->direct[i] = rs->fd[i] >= 0;
 		if (rs->fd[i] == -EINVAL)
 			rs->fd[i] = devname_open(dev, O_RDONLY);
 		rs->head_fd[i] = fs[i].kind == TORPOR_FS_XFS ? open_log_head(fs[i].dev) : -1;
@@ -122,6 +126,21 @@ int restamp_read(const struct restamp *rs, struct torpor_fsrec *fs, uint32_t n,
 	return failed ? -EIO : 0;
 }
 
+/**
+ * restamp_unopened() - the first filesystem whose device restamp_open() could
+ * not open, from @from on
+ * Return: its index, or -1 when every one is open.
+ */
+int restamp_unopened(const struct restamp *rs, uint32_t from)
+{
+	uint32_t i;
+
+	for (i = from; i < rs->n; i++)
+		if (rs->fd[i] < 0)
+			return (int)i;
+	return -1;
+}
+
 /* Close what restamp_open() opened; safe to call twice. */
 void restamp_close(struct restamp *rs)
 {
@@ -135,6 +154,7 @@ void restamp_close(struct restamp *rs)
 	}
 	free(rs->fd);
 	free(rs->head_fd);
+	free(rs->direct);
 	blkio_free(rs->buf, FSSTAMP_READ_BYTES);
 	memset(rs, 0, sizeof(*rs));
 }

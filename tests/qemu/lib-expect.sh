@@ -84,9 +84,9 @@ note_kernel() {
 	done
 }
 
-# expect_fsck WHEN: the host's e2fsck -fn finds $T/root.img clean
+# expect_fsck WHEN [IMAGE]: the host's e2fsck -fn finds IMAGE (default $T/root.img) clean
 expect_fsck() {
-	if e2fsck -fn "$T/root.img" >"$T/fsck.out" 2>&1; then
+	if e2fsck -fn "${2:-$T/root.img}" >"$T/fsck.out" 2>&1; then
 		echo "ok: e2fsck -fn is clean $1"
 	else
 		sed 's/^/# e2fsck: /' "$T/fsck.out"

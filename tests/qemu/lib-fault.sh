@@ -9,7 +9,9 @@ EXT4_DRIVERS="CRYPTO_CRC32C:crc32c_generic EXT4_FS:ext4"
 # initrd_extend DEST DRIVERS [PROGRAM:TARGET...]: DEST is $INITRD with a second cpio
 # archive appended (the kernel unpacks both, the later one wins): the modules of
 # DRIVERS (CONFIG:module words, as GUEST_DRIVERS) after the usual ones, and each
-# PROGRAM copied with its libraries to TARGET
+# PROGRAM copied with its libraries to TARGET.  The modules of LATE_DRIVERS (the
+# same words), when set, go in too, listed in modules-late: the guest loads them
+# after the resume step.
 initrd_extend() {
 	_dest=$1
 	_drivers=$2
@@ -18,6 +20,7 @@ initrd_extend() {
 	rm -rf "$_root"
 	mkdir -p "$_root/lib/modules" "$_root/etc/torpor-test" || return 1
 	_list=$(
+		# shellcheck disable=SC2030 # on purpose: this subshell's copy only
 		GUEST_DRIVERS="$GUEST_DRIVERS $_drivers"
 		module_list
 	) || return 1
@@ -31,6 +34,25 @@ initrd_extend() {
 		esac || return 1
 		echo "${_name%.ko*}.ko" >>"$_root/etc/torpor-test/modules"
 	done
+	if [ -n "${LATE_DRIVERS:-}" ]; then
+		# shellcheck disable=SC2031 # the subshell above changed its own copy only
+		_late=$(
+			GUEST_DRIVERS="$GUEST_DRIVERS $_drivers $LATE_DRIVERS"
+			module_list
+		) || return 1
+		_early=" $(echo "$_list" | tr '\n' ' ')"
+		for _m in $_late; do
+			case $_early in *" $_m "*) continue ;; esac
+			_name=$(basename "$_m")
+			case $_name in
+			*.ko.xz) xz -dc "$KTREE/lib/modules/$KVER/$_m" >"$_root/lib/modules/${_name%.xz}" ;;
+			*.ko.zst) zstd -qdc "$KTREE/lib/modules/$KVER/$_m" >"$_root/lib/modules/${_name%.zst}" ;;
+			*.ko.gz) gzip -dc "$KTREE/lib/modules/$KVER/$_m" >"$_root/lib/modules/${_name%.gz}" ;;
+			*) cp "$KTREE/lib/modules/$KVER/$_m" "$_root/lib/modules/$_name" ;;
+			esac || return 1
+			echo "${_name%.ko*}.ko" >>"$_root/etc/torpor-test/modules-late"
+		done
+	fi
 	for _p in "$@"; do
 		copy_exec "${_p%%:*}" "$_root" "${_p#*:}" || return 1
 	done

@@ -297,6 +297,9 @@ static void put_btrfs(const char *name, uint64_t gen)
 	put_btrfs_dev(name, gen, 1, 1);
 }
 
+/* the late check's note check_filesystems() fills */
+static struct image_late note;
+
 /* check_filesystems() over one recorded btrfs UF of generation 100 */
 static int check_btrfs_rec(void)
 {
@@ -312,7 +315,7 @@ static int check_btrfs_rec(void)
 	l.img.fs = &rec;
 	wait_deadline = 0;
 	fflush(stdout);
-	return check_filesystems(&l, 0);
+	return check_filesystems(&l, 0, &note);
 }
 
 /* A two-device btrfs: unchanged passes; a copy, or a device missing, is a doubt. */
@@ -358,7 +361,7 @@ static void case_btrfs_two_devices(void)
 	l.img.fs = &rec;
 	wait_deadline = 0;
 	fflush(stdout);
-	r = check_filesystems(&l, 0);
+	r = check_filesystems(&l, 0, &note);
 	verdict(r == 0, "doubts: btrfs on two devices, generation 100 -> 200: refused");
 }
 
@@ -382,8 +385,59 @@ static void case_btrfs_one_device(void)
 	l.img.fs = &rec;
 	wait_deadline = 0;
 	fflush(stdout);
-	r = check_filesystems(&l, 0);
+	r = check_filesystems(&l, 0, &note);
 	verdict(r != -ESTALE, "doubts: btrfs on one device, generation moved: refused (-ESTALE)");
+}
+
+#define UE "1b4e28ba-2fa1-11d2-883f-0016d3cca42e"	/* no device carries it */
+
+/*
+ * 5b. Filesystems that no device carries at boot (a /home only the booted
+ * system unlocks): left to the late check, not a reason to discard (issue 22).
+ * The note holds each with its stamp, flagged unseen, before the ones checked.
+ * Old torpor-resume refused the image (-ENOENT).
+ */
+static void case_unseen(void)
+{
+	struct torpor_fsrec rec[TORPOR_LATE_MAX + 1];
+	struct loader l;
+	uint32_t i;
+	int r;
+
+	memset(&l, 0, sizeof(l));
+	memset(rec, 0, sizeof(rec));
+	rec[0].kind = TORPOR_FS_EXT;
+	uuid_bytes(UE, rec[0].uuid);
+	rec[0].mount_count = 7;
+	rec[0].mount_time = 1700000000;
+	rec[0].write_time = 1700000100 | (1ULL << 32);
+	rec[1].kind = TORPOR_FS_BTRFS;
+	uuid_bytes(UE, rec[1].uuid);
+	rec[1].mount_count = 100;
+	l.img.meta.nr_fs = 2;
+	l.img.meta.created = 1234;
+	l.img.fs = rec;
+	wait_deadline = 0;
+	fflush(stdout);
+	r = check_filesystems(&l, 0, &note);
+	tap_ok(r == 0, "doubts: an ext4 and a btrfs no device carries at boot: left to the late "
+	       "check, not refused (%d)", r);
+	tap_ok(note.hdr.nr == 2 && note.hdr.nr_fs == 2 && note.hdr.created == 1234 &&
+	       note.fs[0].index == 0 && note.fs[0].flags == TORPOR_LATE_UNSEEN &&
+	       note.fs[0].mount_count == 7 && note.fs[0].mount_time == 1700000000 &&
+	       note.fs[0].write_time == rec[0].write_time && note.fs[1].index == 1 &&
+	       note.fs[1].flags == TORPOR_LATE_UNSEEN && note.fs[1].mount_count == 100,
+	       "doubts: the note names both, unseen, with the image's stamps");
+	for (i = 0; i <= TORPOR_LATE_MAX; i++) {
+		rec[i].kind = TORPOR_FS_EXT;
+		uuid_bytes(UE, rec[i].uuid);
+	}
+	l.img.meta.nr_fs = TORPOR_LATE_MAX + 1;
+	wait_deadline = 0;
+	fflush(stdout);
+	r = check_filesystems(&l, 0, &note);
+	tap_ok(r == -E2BIG, "doubts: %u filesystems not present at boot, more than the note "
+	       "holds: refused (%d)", TORPOR_LATE_MAX + 1, r);
 }
 
 /*
@@ -536,6 +590,7 @@ int main(void)
 	case_btrfs_two_devices();
 	case_btrfs_multi();
 	case_btrfs_one_device();
+	case_unseen();
 	case_offset_wrap();
 	case_format1();
 	return tap_done();

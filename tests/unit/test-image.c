@@ -319,6 +319,61 @@ static void test_bounds(void)
 	image_free(&img);
 }
 
+/* The late check's note (issue 22): round trip, and what a page without a good one says. */
+static void test_late(void)
+{
+	static struct image_late late, d;
+	uint8_t page[PS], orig[PS];
+	struct torpor_root r;
+	uint32_t i;
+	int ok = 1;
+
+	make_swap_page(page);
+	memcpy(orig, page, PS);
+	tap_ok(image_late_decode(page, PS, &d) == -ENOENT, "late: plain swap holds no note");
+	memset(&late, 0, sizeof(late));
+	late.hdr.created = 1700000000;
+	late.hdr.nr_fs = 70;
+	late.hdr.nr = TORPOR_LATE_MAX;
+	for (i = 0; i < TORPOR_LATE_MAX; i++) {
+		late.fs[i].index = 69 - i;
+		late.fs[i].flags = i < 3 ? TORPOR_LATE_UNSEEN : 0;
+		late.fs[i].mount_count = 1000 + i;
+		late.fs[i].mount_time = (uint64_t)i << 40;
+		late.fs[i].write_time = ~(uint64_t)i;
+	}
+	image_late_encode(&late, page, PS);
+	tap_ok(!memcmp(page, orig, TORPOR_ROOT_OFFSET) &&
+	       !memcmp(page + PS - TORPOR_SIG_LEN, SWAP_SIG, 10),
+	       "late: mkswap's header and signature kept");
+	tap_ok(image_late_decode(page, PS, &d) == 0 && d.hdr.created == late.hdr.created &&
+	       d.hdr.nr_fs == 70 && d.hdr.nr == TORPOR_LATE_MAX &&
+	       !memcmp(d.fs, late.fs, sizeof(late.fs)), "late: %u entries round trip",
+	       TORPOR_LATE_MAX);
+	for (i = TORPOR_ROOT_OFFSET; i < TORPOR_ROOT_OFFSET + 40 + 32 * TORPOR_LATE_MAX; i += 7) {
+		page[i] ^= 0x10;
+		if (image_late_decode(page, PS, &d) == 0)
+			ok = 0;
+		page[i] ^= 0x10;
+	}
+	tap_ok(ok, "late: a flipped bit anywhere in the note is rejected");
+	late.fs[5].index = 70;
+	image_late_encode(&late, page, PS);
+	tap_ok(image_late_decode(page, PS, &d) == -EBADMSG, "late: an index past the table rejected");
+	late.fs[5].index = 5;
+	late.hdr.nr = 3;
+	late.hdr.nr_fs = 2;
+	image_late_encode(&late, page, PS);
+	tap_ok(image_late_decode(page, PS, &d) == -EBADMSG, "late: more entries than filesystems rejected");
+	late.hdr.nr_fs = 70;
+	image_late_encode(&late, page, PS);
+	tap_ok(image_late_decode(page, PS, &d) == 0 && d.hdr.nr == 3, "late: 3 entries round trip");
+	make_root(&r);
+	image_root_encode(&r, page, PS);
+	tap_ok(image_late_decode(page, PS, &d) == -EEXIST,
+	       "late: a page with an image's root record holds no note");
+}
+
 int main(void)
 {
 	tap_ok(crc32_update(0, "123456789", 9) == 0xcbf43926, "crc32: check value 0xcbf43926");
@@ -328,5 +383,6 @@ int main(void)
 	test_other_format();
 	test_meta();
 	test_bounds();
+	test_late();
 	return tap_done();
 }

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* latecheck.c - the restored torpor-suspend reads the stamps again before it thaws (see latecheck.h) */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "blkio.h"
+#include "fsstamp.h"
+#include "latecheck.h"
+#include "taskwait.h"
+
+#define STACK_BYTES	(64u << 10)
+
+/**
+ * latecheck_init() - before the freeze: what the restored process needs to check
+ * @rs: the descriptors and buffer of restamp_open(), kept open until the end
+ * @fs, @nr_fs: the filesystem table (its dev, kind and uuid do not change)
+ * @created: the image's meta.created, which the note must carry
+ * @dev_fd, @header_offset, @ps: the swap device and its header page
+ * Return: 0 or -ENOMEM.
+ */
+int latecheck_init(struct latecheck *lc, const struct restamp *rs,
+		   const struct torpor_fsrec *fs, uint32_t nr_fs, uint64_t created, int dev_fd,
+		   uint64_t header_offset, uint32_t ps)
+{
+	memset(lc, 0, sizeof(*lc));
+	lc->rs = rs;
+	lc->fs = fs;
+	lc->nr_fs = nr_fs;
+	lc->created = created;
+	lc->dev_fd = dev_fd;
+	lc->header_offset = header_offset;
+	lc->ps = ps;
+	lc->read_stamp = fsstamp_read_buf;
+	lc->stack_bytes = STACK_BYTES;
+	lc->page = blkio_alloc(ps);
+	lc->stack = blkio_alloc(lc->stack_bytes);
+	if (!lc->page || !lc->stack) {
+		latecheck_free(lc);
+		return -ENOMEM;
+	}
+	memset(lc->page, 0, ps);
+	memset(lc->stack, 0, lc->stack_bytes);
+	return 0;
+}
+
+/* ENODEV, ENXIO, EIO: the device is gone (unplugged): nothing can write it any more */
+static int is_gone(int r)
+{
+	return r == -ENODEV || r == -ENXIO || r == -EIO;
+}
+
+/* A btrfs not seen at boot: this check reads one of its devices; more cannot be proven. */
+static enum late_outcome check_btrfs_devices(struct latecheck *lc)
+{
+	uint64_t id, num = 0;
+	int r;
+
+	r = fsstamp_btrfs_dev(lc->rs->buf, FSSTAMP_READ_BYTES, &id, &num);
+	lc->num_devices = num;
+	if (r < 0 || num != 1) {
+		lc->err = r < 0 ? r : -EXDEV;
+		return LATE_UNCHECKABLE;
+	}
+	return LATE_SAME;
+}
+
+/* Entry @e of the note: LATE_SAME (also when gone, counted), or what decides. */
+static enum late_outcome check_entry(struct latecheck *lc, const struct torpor_late_fs *e)
+{
+	const struct restamp *rs = lc->rs;
+	struct torpor_fsrec then, now;
+	int fd, r;
+
+	__atomic_store_n(&lc->at, (int)e->index, __ATOMIC_RELEASE);
+	then = lc->fs[e->index];
+	then.mount_count = e->mount_count;
+	then.mount_time = e->mount_time;
+	then.write_time = e->write_time;
+	fd = e->index < rs->n ? rs->fd[e->index] : -EBADF;
+	if (fd < 0) {
+		lc->err = fd;
+		return LATE_UNCHECKABLE;
+	}
+	/*
+	 * Read through the page cache, the restored kernel's own copy of the
+	 * superblock would answer (ext4 keeps it there): no proof.  The boot read
+	 * the disk of one it saw; one it did not see cannot be checked.
+	 */
+	if (!rs->direct[e->index]) {
+		if (!(e->flags & TORPOR_LATE_UNSEEN))
+			return LATE_SAME;
+		lc->err = -EOPNOTSUPP;
+		return LATE_UNCHECKABLE;
+	}
+	lc->checked++;
+	lc->unseen += (e->flags & TORPOR_LATE_UNSEEN) != 0;
+	memset(&now, 0, sizeof(now));
+	r = lc->read_stamp(fd, rs->buf, fsstamp_log_head(&then), &now);
+	if (is_gone(r)) {
+		if (!lc->gone++) {
+			lc->gone_at = e->index;
+			lc->gone_err = r;
+		}
+		return LATE_SAME;
+	}
+	if (r < 0 && r != -EMEDIUMTYPE && r != -EINVAL) {
+		lc->err = r;
+		return LATE_UNCHECKABLE;
+	}
+	/* no filesystem we know there any more: it holds another since, as good as moved */
+	if (r < 0 || !fsstamp_same(&then, &now)) {
+		lc->err = r;
+		lc->then = then;
+		lc->now = now;
+		return LATE_MOVED;
+	}
+	if (then.kind == TORPOR_FS_BTRFS && (e->flags & TORPOR_LATE_UNSEEN))
+		return check_btrfs_devices(lc);
+	return LATE_SAME;
+}
+
+/* Read the note, then every stamp it names; the first that decides ends it. */
+static enum late_outcome check_all(struct latecheck *lc)
+{
+	enum late_outcome o;
+	uint32_t i;
+	int r;
+
+	uint64_t t0 = task_clock_ns();
+
+	__atomic_store_n(&lc->at, -1, __ATOMIC_RELEASE);
+	r = blkio_pread(lc->dev_fd, lc->page, lc->ps, lc->header_offset);
+	if (r == 0)
+		r = image_late_decode(lc->page, lc->ps, &lc->note);
+	lc->t_note_ns = task_clock_ns() - t0;
+	if (r == -ENOENT)
+		return LATE_NO_NOTE;
+	/* another image's note cannot be: torpor-resume writes it before every restore */
+	if (r == 0 && (lc->note.hdr.created != lc->created || lc->note.hdr.nr_fs != lc->nr_fs))
+		r = -ESTALE;
+	if (r < 0) {
+		lc->err = r;
+		return LATE_UNCHECKABLE;
+	}
+	t0 = task_clock_ns();
+	for (i = 0, o = LATE_SAME; i < lc->note.hdr.nr && o == LATE_SAME; i++)
+		o = check_entry(lc, &lc->note.fs[i]);
+	lc->t_read_ns = task_clock_ns() - t0;
+	if (o != LATE_SAME)
+		return o;
+	return lc->gone ? LATE_GONE : LATE_SAME;
+}
+
+static void *late_main(void *arg)
+{
+	struct latecheck *lc = arg;
+
+	lc->tid = task_self();
+	lc->result = check_all(lc);
+	__atomic_store_n(&lc->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/**
+ * latecheck_run() - in the restored process, still frozen: check, waiting at
+ * most @timeout_ms for the reads
+ * Return: the outcome (also in lc->outcome); LATE_TIMEOUT leaves the thread
+ * behind, in a read that did not return.  Does not print.
+ */
+enum late_outcome latecheck_run(struct latecheck *lc, int timeout_ms)
+{
+	struct timespec tick = { 0, 1000000 };
+	uint64_t t0 = task_clock_ns(), limit = (uint64_t)timeout_ms * 1000000u;
+	int r;
+
+	lc->checked = lc->unseen = lc->gone = 0;
+	lc->t_note_ns = lc->t_read_ns = 0;
+	lc->err = 0;
+	lc->at = -1;
+	lc->done = 0;
+	r = task_start(&lc->thread, lc->stack, lc->stack_bytes, late_main, lc);
+	if (r < 0) {
+		/* unbounded on this thread: not at all */
+		lc->err = r;
+		lc->outcome = LATE_UNCHECKABLE;
+		return lc->outcome;
+	}
+	while (!__atomic_load_n(&lc->done, __ATOMIC_ACQUIRE)) {
+		if (task_clock_ns() - t0 >= limit) {
+			lc->ns = task_clock_ns() - t0;
+			lc->outcome = LATE_TIMEOUT;
+			return lc->outcome;
+		}
+		nanosleep(&tick, NULL);
+	}
+	pthread_join(lc->thread, NULL);
+	lc->lingering = task_wait_released(lc->tid, 1000) < 0;
+	lc->ns = task_clock_ns() - t0;
+	lc->outcome = lc->result;
+	return lc->outcome;
+}
+
+/* Free what latecheck_init() allocated; safe to call twice. */
+void latecheck_free(struct latecheck *lc)
+{
+	blkio_free(lc->page, lc->ps);
+	blkio_free(lc->stack, lc->stack_bytes);
+	lc->page = NULL;
+	lc->stack = NULL;
+}

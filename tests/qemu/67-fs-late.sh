@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# 67-fs-late: a filesystem the initramfs does not see (here an ext4 disk on
+# virtio-scsi, whose drivers the guest loads only after the resume step; in life
+# a /home that systemd-cryptsetup unlocks after the switch to the real root, an
+# LVM volume the initramfs does not activate) is checked late: torpor-resume
+# restores the image and leaves it to the restored torpor-suspend, which reads
+# its stamp again while everything is frozen (issue 22).
+#  Boot 1 hibernates with the disk (/dev/sda) mounted read-write and written to.
+#  Boot 2, without torpor, mounts it read-write (its mount count moves).  Boot 3:
+#  torpor-resume does not see it and restores; the late check sees the moved stamp
+#  and reboots without thawing (the workload must not report resumed; QEMU's
+#  -no-reboot ends the boot); the swap area is plain swap and the disk clean.
+#  Boot 4 hibernates again (a normal boot first); boot 5 restores, the late check
+#  passes, the session is kept: the workload and the log on the disk go on.
+# Old torpor-resume discarded the image in boots 3 and 5: the filesystem "did not
+# appear", the session was lost even when nothing had touched the disk.
+. "$(dirname "$0")/lib.sh"
+
+# shellcheck disable=SC2034 # read by run.sh and lib.sh
+TEST_DESCRIPTION="a filesystem the initramfs cannot see: checked late, reboot unthawed or resumed"
+# shellcheck disable=SC2034 # read by run.sh
+TEST_KERNELS=first
+
+test_setup() {
+	swap_create && truncate -s 64M "$T/late.img" &&
+		mkfs.ext4 -q -F -b 4096 -L torpor-late "$T/late.img" >/dev/null 2>&1 &&
+		LATE_DRIVERS="SCSI_VIRTIO:virtio_scsi BLK_DEV_SD:sd_mod" \
+			initrd_extend "$T/initrd.cpio" "$EXT4_DRIVERS"
+}
+
+test_run() {
+	# shellcheck disable=SC2034 # read by boot
+	BOOT_INITRD=$T/initrd.cpio
+	# shellcheck disable=SC2034 # read by boot: the ext4 disk on virtio-scsi, kept
+	BOOT_QEMU_OPTS="-device virtio-scsi-pci,id=scsi0 -drive file=$T/late.img,format=raw,if=none,id=late0 -device scsi-hd,drive=late0,bus=scsi0.0"
+	uuid=$(blkid -o value -s UUID "$T/late.img")
+	u=$(ere_quote "$uuid")
+
+	boot 1 torpor_test=hibernate torpor_mib=32 torpor_fs=/dev/sda
+	note_boot 1
+	expect 1 fs-mounted workload-started fs-writing hibernating
+	expect_not 1 resumed hibernate-failed poweroff
+	expect_sig S2SUSPEND "after hibernating with /dev/sda mounted"
+
+	boot 2 torpor_test=boot torpor_hib=none torpor_fs=/dev/sda
+	note_boot 2
+	expect 2 normal-boot fs-mounted fs-seq-ok fs-unmounted poweroff
+	expect_sig S2SUSPEND "after the boot without torpor (it did not touch swap)"
+
+	boot 3 torpor_test=boot torpor.wait=1
+	note_boot 3
+	expect_line 3 "^torpor: filesystem $u not present at boot: the restored system checks it before it runs$"
+	expect_line 3 "^torpor: restoring [0-9]+ MiB image from /dev/vdb$"
+	expect_line 3 "^torpor: ext $u on /dev/sda was mounted since hibernation \\(mount count [0-9]+, now [0-9]+\\): the restored system must not run, it would corrupt that filesystem$"
+	expect_line 3 "^torpor: rebooting in 10 s without resuming$"
+	expect_not 3 resumed token-ok normal-boot poweroff
+	expect_sig SWAPSPACE2 "after the restore that rebooted unthawed"
+	expect_fsck "after the restore that rebooted unthawed" "$T/late.img"
+
+	boot 4 torpor_test=hibernate torpor_mib=32 torpor_fs=/dev/sda
+	note_boot 4
+	expect 4 normal-boot fs-mounted workload-started fs-writing hibernating
+	expect_not 4 resumed hibernate-failed poweroff
+	expect_sig S2SUSPEND "after hibernating again"
+
+	boot 5 torpor_test=boot torpor.wait=1
+	note_boot 5
+	expect_line 5 "^torpor: filesystem $u not present at boot: the restored system checks it before it runs$"
+	expect_line 5 "^torpor: the 1 filesystem the boot could not see is unchanged \\(1 read again in [0-9]+ ms\\)$"
+	expect_checks 5
+	expect 5 fs-grows fs-seq-ok fs-unmounted poweroff
+	expect_not 5 fs-stalled fs-seq-bad
+	_ms=$(sed -n 's/.*the boot could not see is unchanged (1 read again in \([0-9]*\) ms).*/\1/p' \
+		"$T/boot5.console" | head -n 1)
+	note "boot 5: the late check read 1 stamp in ${_ms:-?} ms"
+	expect_sig SWAPSPACE2 "after the resume"
+	expect_fsck "after the resumed session unmounted it" "$T/late.img"
+}
+
+test_main
