@@ -179,11 +179,11 @@ int fitsample_in_use(uint64_t flags)
 	return flags && !(flags & not_used);
 }
 
-static uint64_t now_ns(void)
+static uint64_t now_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -276,12 +276,15 @@ static int gather(int kfd, int ffd, const struct fit_ram *range, uint64_t page, 
  * fitsample_take() - compress up to FITSAMPLE_WINDOWS blocks of memory in use
  * @kcore, @kpageflags: normally FITSAMPLE_KCORE and FITSAMPLE_KPAGEFLAGS
  * @block_pages: pages of the writer's blocks; @pack packs one as it would
- * @budget_ns: no window starts after this much time
+ * @budget_ns: no window starts after this much CPU time of the thread (the
+ *             cost to the machine; wall time also counts what other tasks take)
  *
- * A window that cannot be read is skipped.  Logs nothing.
- * Return: 0 with @ret filled; -errno when a file cannot be opened or read
- * (-EPERM under lockdown, -ENOENT without /proc/kcore); -ENODATA when no page
- * in use was found in time.
+ * A window that cannot be read is skipped.  Logs nothing.  @ret is filled in
+ * any case (its times too).
+ * Return: 0; -errno when a file cannot be opened or read (-EPERM under
+ * lockdown, -ENOENT without /proc/kcore); -ENODATA when fewer than
+ * FITSAMPLE_MIN_BLOCKS blocks of pages in use were found in time: too few to
+ * judge the rest by.
  */
 int fitsample_take(const char *kcore, const char *kpageflags, uint32_t block_pages,
 		   uint32_t page_size, uint64_t budget_ns, fitsample_pack_fn pack, void *ctx,
@@ -289,7 +292,8 @@ int fitsample_take(const char *kcore, const char *kpageflags, uint32_t block_pag
 {
 	struct fit_ram ram[FITSAMPLE_RAM_MAX];
 	size_t n = 0, scan = (size_t)block_pages * FITSAMPLE_SCAN_BLOCKS, range, bytes;
-	uint64_t t0 = now_ns(), page, *flags = NULL;
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t page, *flags = NULL;
 	struct fit_sample s;
 	uint8_t *raw = NULL;
 	int kfd = -1, ffd = -1, r, got;
@@ -315,7 +319,8 @@ int fitsample_take(const char *kcore, const char *kpageflags, uint32_t block_pag
 		r = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < FITSAMPLE_WINDOWS && now_ns() - t0 < budget_ns; i++) {
+	for (i = 0; i < FITSAMPLE_WINDOWS && now_ns(CLOCK_THREAD_CPUTIME_ID) - c0 < budget_ns;
+	     i++) {
 		if (fitsample_window(ram, n, page_size, i, FITSAMPLE_WINDOWS, &range, &page) < 0)
 			break;
 		s.windows++;
@@ -329,7 +334,7 @@ int fitsample_take(const char *kcore, const char *kpageflags, uint32_t block_pag
 		s.stored += bytes;
 		s.blocks++;
 	}
-	r = s.blocks ? 0 : -ENODATA;
+	r = s.blocks >= FITSAMPLE_MIN_BLOCKS ? 0 : -ENODATA;
 out:
 	if (raw)
 		explicit_bzero(raw, (size_t)block_pages * page_size);
@@ -338,7 +343,8 @@ out:
 	if (ffd >= 0)
 		close(ffd);
 	close(kfd);
-	s.ns = now_ns() - t0;
+	s.ns = now_ns(CLOCK_MONOTONIC) - t0;
+	s.cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
 	*ret = s;
 	return r;
 }

@@ -20,7 +20,8 @@
 #define FITSAMPLE_KCORE		"/proc/kcore"
 #define FITSAMPLE_KPAGEFLAGS	"/proc/kpageflags"
 #define FITSAMPLE_WINDOWS	32	/* blocks sampled at most, a power of two */
-#define FITSAMPLE_SCAN_BLOCKS	8	/* a window looks this many blocks' pages far */
+#define FITSAMPLE_MIN_BLOCKS	4	/* fewer blocks found: no sample */
+#define FITSAMPLE_SCAN_BLOCKS	16	/* a window looks this many blocks' pages far */
 #define FITSAMPLE_RAM_MAX	256	/* RAM ranges of /proc/kcore considered */
 
 /* a RAM range of /proc/kcore */
@@ -36,6 +37,7 @@ struct fit_sample {
 	unsigned blocks;		/* blocks compressed */
 	unsigned windows;		/* windows looked at (some hold no page in use) */
 	uint64_t ns;			/* time taken */
+	uint64_t cpu_ns;		/* CPU time taken (the budget's measure) */
 };
 
 /* packs @len bytes at @raw as the writer would; the padded size, 0 on failure */

@@ -47,7 +47,7 @@
 
 #define MIB(x) ((unsigned long long)((x) >> 20))
 #define MIB_UP(x) ((unsigned long long)(((x) + (1u << 20) - 1) >> 20))
-#define FIT_BUDGET_NS	(40 * 1000000ull)	/* no sample window starts after 40 ms */
+#define FIT_BUDGET_NS	(40 * 1000000ull)	/* no sample window starts after 40 ms of CPU */
 #define NS_MS(x) ((unsigned long long)((x) / 1000000))
 
 static double now(void)
@@ -607,7 +607,7 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 	struct fit_sample s;
 	char where[PATH_MAX + 16], shrunk[160] = "", used[80] = "";
 	uint64_t avail = t->swap_bytes > t->swap_used ? t->swap_bytes - t->swap_used : 0;
-	double ratio;
+	double ratio, t0 = now();
 	int r;
 
 	memset(&in, 0, sizeof(in));
@@ -635,22 +635,22 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 		in.sample_raw = s.raw;
 		in.sample_stored = s.stored;
 		msg_debug("compression sample: %u blocks of memory in use in %u windows, %llu KiB "
-			  "stored in %llu KiB, in %.1f ms", s.blocks, s.windows,
+			  "stored in %llu KiB, in %.1f ms (%.1f ms of CPU)", s.blocks, s.windows,
 			  (unsigned long long)(s.stored >> 10), (unsigned long long)(s.raw >> 10),
-			  s.ns / 1e6);
+			  s.ns / 1e6, s.cpu_ns / 1e6);
 	} else {
-		msg_debug("no compression sample (%s from %s or %s, after %.1f ms): counting "
-			  "memory as incompressible", msg_errname(r), FITSAMPLE_KCORE,
-			  FITSAMPLE_KPAGEFLAGS, s.ns / 1e6);
+		msg_debug("no compression sample (%s from %s or %s: %u blocks in %u windows, "
+			  "%.1f ms): counting memory as incompressible", msg_errname(r),
+			  FITSAMPLE_KCORE, FITSAMPLE_KPAGEFLAGS, s.blocks, s.windows, s.ns / 1e6);
 	}
 	fitcheck_estimate(&in, &fit);
 	ratio = fit.ratio_permille / 1000.0;
 	msg_debug("image estimate: %llu MiB in use, %llu MiB in the snapshot (image_size %llu "
 		  "MiB), %llu MiB swapped out to shrink it, ratio %.3f: %llu MiB to write, %llu "
-		  "MiB of swap with the swapped, margin %llu MiB; %llu MiB free of %llu MiB",
-		  MIB(fit.in_use), MIB(fit.image), MIB(in.image_size), MIB(fit.swapped), ratio,
-		  MIB_UP(fit.stored), MIB_UP(fit.need), MIB_UP(fit.margin), MIB(avail),
-		  MIB(t->swap_bytes));
+		  "MiB of swap with the swapped, margin %llu MiB; %llu MiB free of %llu MiB; "
+		  "estimated in %.1f ms", MIB(fit.in_use), MIB(fit.image), MIB(in.image_size),
+		  MIB(fit.swapped), ratio, MIB_UP(fit.stored), MIB_UP(fit.need), MIB_UP(fit.margin),
+		  MIB(avail), MIB(t->swap_bytes), (now() - t0) * 1000);
 	area_name(t, where, sizeof(where));
 	if (fitcheck_fits(&fit, avail)) {
 		if (o->check_only)

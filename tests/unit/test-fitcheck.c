@@ -17,7 +17,7 @@
 #define MIB (1ull << 20)
 #define PS 4096u
 
-/* the QEMU guest's /proc/meminfo with the 256 MiB workload (1 GiB, 6.1) */
+/* a /proc/meminfo shaped like the QEMU guest's with the 256 MiB workload (1 GiB) */
 static const char guest[] =
 	"MemTotal:        1004200 kB\n"
 	"MemFree:          651232 kB\n"

@@ -212,6 +212,13 @@ static void test_take(void)
 
 	tap_ok(fitsample_take(kpath, fpath, 8, PS, 0, record_pack, NULL, &s) == -ENODATA &&
 	       s.windows == 0, "fitsample: no time, no window: -ENODATA");
+	/* pages 0 and 1 in use only: the windows starting there find them, no other */
+	memset(flags, 0, sizeof(flags));
+	flags[0] = flags[1] = 1ull << 5;
+	tap_ok(pwrite(ffd, flags, sizeof(flags), 16 * 8) == sizeof(flags) &&
+	       fitsample_take(kpath, fpath, 8, PS, 1000000000ull, record_pack, NULL, &s) ==
+	       -ENODATA && s.blocks == 1, "fitsample: fewer than %d blocks found: -ENODATA",
+	       FITSAMPLE_MIN_BLOCKS);
 	memset(flags, 0, sizeof(flags));
 	if (pwrite(ffd, flags, sizeof(flags), 16 * 8) != sizeof(flags))
 		ok = 0;
