@@ -638,10 +638,13 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 			  "stored in %llu KiB, in %.1f ms (%.1f ms of CPU)", s.blocks, s.windows,
 			  (unsigned long long)(s.stored >> 10), (unsigned long long)(s.raw >> 10),
 			  s.ns / 1e6, s.cpu_ns / 1e6);
+	} else if (r == -ENODATA) {
+		msg_debug("no compression sample (%u blocks of memory in use in %u windows, fewer "
+			  "than %d, in %.1f ms of CPU): counting memory as incompressible", s.blocks,
+			  s.windows, FITSAMPLE_MIN_BLOCKS, s.cpu_ns / 1e6);
 	} else {
-		msg_debug("no compression sample (%s from %s or %s: %u blocks in %u windows, "
-			  "%.1f ms): counting memory as incompressible", msg_errname(r),
-			  FITSAMPLE_KCORE, FITSAMPLE_KPAGEFLAGS, s.blocks, s.windows, s.ns / 1e6);
+		msg_debug("no compression sample (%s or %s: %s): counting memory as "
+			  "incompressible", FITSAMPLE_KCORE, FITSAMPLE_KPAGEFLAGS, msg_errname(r));
 	}
 	fitcheck_estimate(&in, &fit);
 	ratio = fit.ratio_permille / 1000.0;
