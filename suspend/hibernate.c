@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@
 
 #include "blockstack.h"
 #include "devname.h"
+#include "fitcheck.h"
+#include "fitsample.h"
 #include "fsstamp.h"
 #include "hibernate.h"
 #include "imagesize.h"
@@ -48,6 +51,8 @@
 #include "writer.h"
 
 #define MIB(x) ((unsigned long long)((x) >> 20))
+#define MIB_UP(x) ((unsigned long long)(((x) + (1u << 20) - 1) >> 20))
+#define FIT_BUDGET_NS	(40 * 1000000ull)	/* no sample window starts after 40 ms of CPU */
 #define NS_MS(x) ((unsigned long long)((x) / 1000000))
 
 static double now(void)
@@ -76,6 +81,9 @@ static int keys_read;
 
 /* the progress line: rewritten in place on a terminal, a line each 10% elsewhere */
 static struct progress prog;
+
+/* the estimate made before the freeze, compared with what was written */
+static struct fit_estimate fit;
 
 static long long now_ms(void)
 {
@@ -694,6 +702,107 @@ static int setup_pack(const struct hib_opts *o, struct writer *w)
 	return 0;
 }
 
+static size_t trial_pack(void *ctx, const uint8_t *raw, size_t len)
+{
+	return pack_pool_trial(ctx, raw, len);
+}
+
+/* "swap file '/swapfile'" or "/dev/vdb", for messages */
+static const char *area_name(const struct hib_target *t, char *buf, size_t len)
+{
+	if (t->is_file)
+		snprintf(buf, len, "swap file '%s'", t->swap_path);
+	else
+		snprintf(buf, len, "%s", t->dev_name);
+	return buf;
+}
+
+/*
+ * Will the image fit?  Estimated before the freeze (fitcheck.h), with a
+ * sample of memory compressed as the writer will (fitsample.h); refused with
+ * the numbers when it cannot, with the margin.  Writing still stops at a full
+ * area (the late check): this spares a freeze that cannot succeed.  What
+ * cannot be read does not refuse: without /proc/meminfo there is no estimate,
+ * without a sample memory counts as incompressible.
+ * Return: 0, or -ENOSPC (reported).
+ */
+static int check_fit(const struct hib_opts *o, struct writer *w, const struct hib_target *t)
+{
+	struct fit_input in;
+	struct fit_sample s;
+	char where[PATH_MAX + 16], shrunk[160] = "", used[80] = "";
+	uint64_t avail = t->swap_bytes > t->swap_used ? t->swap_bytes - t->swap_used : 0;
+	double ratio, t0 = now();
+	int r;
+
+	memset(&in, 0, sizeof(in));
+	r = fitcheck_read_meminfo(FITCHECK_MEMINFO_PATH, &in.mem);
+	if (r < 0) {
+		msg_debug("cannot read %s: %s; the image's size is not estimated",
+			  FITCHECK_MEMINFO_PATH, msg_errname(r));
+		return 0;
+	}
+	in.page_size = w->ps;
+	if (sysmem_present_pages(&in.present) == 0)
+		in.present *= w->ps;
+	else
+		in.present = 0;
+	/* locked by mlockall() before the snapshot, so in it */
+	in.extra = writer_buffer_bytes(w);
+	in.map_bytes = w->meta_cap;
+	if (o->has_image_size)
+		in.image_size = o->image_size;
+	else if (imagesize_read(IMAGESIZE_PATH, &in.image_size) < 0)
+		in.image_size = UINT64_MAX;
+	r = fitsample_take(FITSAMPLE_KCORE, FITSAMPLE_KPAGEFLAGS, w->block_pages, w->ps,
+			   FIT_BUDGET_NS, trial_pack, &w->pool, &s);
+	if (r == 0) {
+		in.sample_raw = s.raw;
+		in.sample_stored = s.stored;
+		msg_debug("compression sample: %u blocks of memory in use in %u windows, %llu KiB "
+			  "stored in %llu KiB, in %.1f ms (%.1f ms of CPU)", s.blocks, s.windows,
+			  (unsigned long long)(s.stored >> 10), (unsigned long long)(s.raw >> 10),
+			  s.ns / 1e6, s.cpu_ns / 1e6);
+	} else if (r == -ENODATA) {
+		msg_debug("no compression sample (%u blocks of memory in use in %u windows, fewer "
+			  "than %d, in %.1f ms of CPU): counting memory as incompressible", s.blocks,
+			  s.windows, FITSAMPLE_MIN_BLOCKS, s.cpu_ns / 1e6);
+	} else {
+		msg_debug("no compression sample (%s or %s: %s): counting memory as "
+			  "incompressible", FITSAMPLE_KCORE, FITSAMPLE_KPAGEFLAGS, msg_errname(r));
+	}
+	fitcheck_estimate(&in, &fit);
+	ratio = fit.ratio_permille / 1000.0;
+	msg_debug("image estimate: %llu MiB in use, %llu MiB in the snapshot (image_size %llu "
+		  "MiB), %llu MiB swapped out to shrink it, ratio %.3f: %llu MiB to write, %llu "
+		  "MiB of swap with the swapped, margin %llu MiB; %llu MiB free of %llu MiB; "
+		  "estimated in %.1f ms", MIB(fit.in_use), MIB(fit.image), MIB(in.image_size),
+		  MIB(fit.swapped), ratio, MIB_UP(fit.stored), MIB_UP(fit.need), MIB_UP(fit.margin),
+		  MIB(avail), MIB(t->swap_bytes), (now() - t0) * 1000);
+	area_name(t, where, sizeof(where));
+	if (fitcheck_fits(&fit, avail)) {
+		if (o->check_only)
+			msg_info("the image needs about %llu MiB of the %llu MiB free on %s",
+				 MIB_UP(fit.need), MIB(avail), where);
+		return 0;
+	}
+	if (fit.swapped)
+		snprintf(shrunk, sizeof(shrunk), ", and the kernel swaps out about %llu MiB to "
+			 "shrink it to image_size,", MIB_UP(fit.swapped));
+	if (t->swap_used)
+		snprintf(used, sizeof(used), " (%llu MiB hold swapped-out memory)",
+			 MIB_UP(t->swap_used));
+	msg_error("the image needs about %llu MiB compressed (%llu MiB of memory in use, "
+		  "ratio %.2f)%s and a margin of %llu MiB, but %s has only %llu MiB free%s",
+		  MIB_UP(fit.stored), MIB(fit.in_use), ratio, shrunk, MIB_UP(fit.margin), where,
+		  MIB(avail), used);
+	msg_hint("use a larger swap area, close programs, or lower image_size (torpor.conf) "
+		 "so that the kernel drops more of its caches before the snapshot");
+	if (testhook_no_fitcheck())
+		return 0;
+	return -ENOSPC;
+}
+
 /*
  * The plain way down after the commit: reboot(2) to power off or reboot.
  * Returns only when neither worked, with the image discarded again (-errno).
@@ -977,6 +1086,12 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		 (unsigned long long)(w->img.meta.data_pages * w->ps * 100 / stream),
 		 now() - t0, usage_peak_rss_kib(), w->threads_used ? w->threads_used : 1,
 		 w->threads_used > 1 ? "s" : "");
+	msg_debug("estimated before the freeze: %llu MiB of data and map at most %llu MiB; "
+		  "written: %llu MiB of data, %llu KiB of map", MIB_UP(fit.stored - w->meta_cap),
+		  MIB_UP(w->meta_cap), MIB_UP(w->img.meta.data_pages * w->ps),
+		  (unsigned long long)(image_meta_bytes(w->img.meta.nr_extents,
+							w->img.meta.nr_blocks,
+							w->img.meta.nr_fs) >> 10));
 	msg_debug("where the time went: reading the snapshot %llu ms, slots %llu ms, waiting for "
 		  "compression %llu ms, staging %llu ms, waiting for writes %llu ms; compressing "
 		  "%llu ms (all threads), writing %llu ms", NS_MS(w->t_read), NS_MS(w->t_alloc),
@@ -1270,6 +1385,9 @@ int hibernate_run(const struct hib_opts *o)
 			  (unsigned long long)t.offset_pages, t.dev_name, msg_errname(r));
 		goto out_release;
 	}
+	r = check_fit(o, &w, &t);
+	if (r < 0)
+		goto out_release;
 	if (o->check_only) {
 		r = check_snapshot_device();
 		if (r == 0)

@@ -15,27 +15,47 @@
 #include "decimal.h"
 #include "imagesize.h"
 
+/* the number in the open knob @fd; 0, -errno or -EINVAL */
+static int read_value(int fd, unsigned long long *ret)
+{
+	char buf[32];
+	ssize_t n;
+
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0)
+		return -errno;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	return decimal_parse(buf, (size_t)n, UINT64_MAX, ret) < 0 ? -EINVAL : 0;
+}
+
+int imagesize_read(const char *path, uint64_t *ret)
+{
+	unsigned long long v;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = read_value(fd, &v);
+	close(fd);
+	if (r == 0)
+		*ret = v;
+	return r;
+}
+
 int imagesize_swap(const char *path, uint64_t bytes, uint64_t *ret_old)
 {
 	unsigned long long old;
 	char buf[32];
-	ssize_t n;
 	int fd, len, r = 0;
 
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = pread(fd, buf, sizeof(buf) - 1, 0);
-	if (n < 0) {
-		r = -errno;
+	r = read_value(fd, &old);
+	if (r < 0)
 		goto out;
-	}
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	if (decimal_parse(buf, n, UINT64_MAX, &old) < 0) {
-		r = -EINVAL;
-		goto out;
-	}
 	len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)bytes);
 	errno = 0;
 	if (pwrite(fd, buf, len, 0) != len) {

@@ -18,4 +18,10 @@
  */
 int imagesize_swap(const char *path, uint64_t bytes, uint64_t *ret_old);
 
+/**
+ * imagesize_read() - the knob's value at @path, in bytes
+ * Return: 0 or -errno (-EINVAL when it is not a number).
+ */
+int imagesize_read(const char *path, uint64_t *ret);
+
 #endif

@@ -209,6 +209,27 @@ size_t pack_pool_bytes(const struct pack_pool *p)
 	       p->nr_workers * (p->state_bytes + (p->nr_threads ? p->stack_bytes : 0));
 }
 
+/**
+ * pack_pool_trial() - the bytes @len bytes at @raw would take on disk as a block
+ * (compressed or stored raw, page-padded), packed as a worker packs, with the
+ * first job's buffer and the first worker's state: before pack_pool_start()
+ * only, for the estimate before the freeze (fitsample.h).  @len is at most a block.
+ * Return: the padded size; 0 when @len is too large.
+ */
+size_t pack_pool_trial(struct pack_pool *p, const uint8_t *raw, size_t len)
+{
+	struct pack_job j;
+
+	if (!p->nr_jobs || !len || len > p->block_bytes)
+		return 0;
+	memset(&j, 0, sizeof(j));
+	j.raw = (uint8_t *)raw;
+	j.len = len;
+	j.out = p->jobs[0].out;
+	pack_one(&p->set, p->workers[0].state, &j, p->block_bytes, p->ps);
+	return j.padded;
+}
+
 static void *worker_main(void *arg)
 {
 	struct pack_worker *me = arg;

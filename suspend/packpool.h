@@ -94,6 +94,7 @@ unsigned pack_default_threads(void);
 int pack_pool_init(struct pack_pool *p, const struct pack_setting *s, unsigned threads,
 		   size_t block_bytes, uint32_t page_size, unsigned hold);
 size_t pack_pool_bytes(const struct pack_pool *p);
+size_t pack_pool_trial(struct pack_pool *p, const uint8_t *raw, size_t len);
 int pack_pool_start(struct pack_pool *p);
 struct pack_job *pack_pool_get(struct pack_pool *p);
 void pack_pool_submit(struct pack_pool *p, struct pack_job *j);

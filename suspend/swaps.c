@@ -32,6 +32,7 @@ int swaps_unescape(char *s)
 
 /**
  * swaps_parse_line() - one line of /proc/swaps
+ * A line without the Used column counts as unused.
  * Return: 0; -ENOENT for the header line; -EINVAL for a line of another shape
  * (a name longer than PATH_MAX included).
  */
@@ -39,10 +40,15 @@ int swaps_parse_line(const char *line, struct swap_entry *ret)
 {
 	struct swap_entry e;
 	char type[32];
+	int n;
 
 	memset(&e, 0, sizeof(e));
-	if (sscanf(line, "%4095s %31s %llu", e.path, type, &e.kib) != 3)
+	n = sscanf(line, "%4095s %31s %llu %llu", e.path, type, &e.kib, &e.used_kib);
+	if (n < 3)
 		return strncmp(line, "Filename", 8) ? -EINVAL : -ENOENT;
+	/* without a Used column (never seen) nothing counts as used: the late check stays */
+	if (n == 3)
+		e.used_kib = 0;
 	if (!strcmp(type, "file"))
 		e.is_file = 1;
 	else if (strcmp(type, "partition"))

@@ -10,6 +10,7 @@ struct swap_entry {
 	char path[PATH_MAX];		/* octal escapes undone */
 	int is_file;			/* "file", not "partition" */
 	unsigned long long kib;		/* size */
+	unsigned long long used_kib;	/* in use: swapped-out pages and swap cache */
 };
 
 int swaps_unescape(char *s);

@@ -147,6 +147,7 @@ static int match_entry(const struct swap_entry *e, dev_t dev, int has_offset, ui
 	t->dev = dev;
 	t->offset_pages = t->is_file ? off : 0;
 	t->swap_bytes = e->kib * 1024;
+	t->swap_used = (e->used_kib < e->kib ? e->used_kib : e->kib) * 1024;
 	return 1;
 }
 

@@ -12,6 +12,7 @@ struct hib_target {
 	uint64_t offset_pages;		/* page index of the swap header on it */
 	int is_file;			/* a swap file rather than a partition */
 	uint64_t swap_bytes;		/* size of the area, from /proc/swaps */
+	uint64_t swap_used;		/* bytes of it in use then (swapped out, swap cache) */
 	char swap_path[PATH_MAX];	/* the /proc/swaps entry */
 	char dev_name[64];		/* for messages */
 };

@@ -20,6 +20,9 @@
  *   TORPOR_TEST_MOUNT=TYPE:DEV:DIR mount DEV (a TYPE filesystem) on DIR just
  *                                  before FREEZE, after the filesystems were
  *                                  listed, as an automounter might
+ *   TORPOR_TEST_NO_FITCHECK=1      do not refuse before the freeze when the image
+ *                                  seems not to fit (the estimate is still made and
+ *                                  shown): the late check while writing is tested
  * After FREEZE no other process can send a signal, so the process sends its own.
  * The installed build has none of this: the functions below are empty.
  */
@@ -34,6 +37,7 @@ void testhook_block(unsigned long long pct);
 void testhook_before_root(void);
 void testhook_committed(void);
 int testhook_ns_unreadable(const char *path);
+int testhook_no_fitcheck(void);
 #else
 static inline void testhook_init(void) {}
 static inline void testhook_before_freeze(void) {}
@@ -42,6 +46,7 @@ static inline void testhook_block(unsigned long long pct) {}
 static inline void testhook_before_root(void) {}
 static inline void testhook_committed(void) {}
 static inline int testhook_ns_unreadable(const char *path) { return 0; }
+static inline int testhook_no_fitcheck(void) { return 0; }
 #endif
 
 #endif

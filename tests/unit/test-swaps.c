@@ -20,8 +20,10 @@ static void test_line(void)
 	       !strcmp(e.path, "/dev/vdb1"), "swaps: a partition");
 	tap_ok(swaps_parse_line("/swap\\040file\\011x file 196604 0 -3\n", &e) == 0 && e.is_file &&
 	       !strcmp(e.path, "/swap file\tx"), "swaps: a file, octal escapes undone");
-	tap_ok(swaps_parse_line("/dev/zram0 partition 4194300 12 100\n", &e) == 0 && !e.is_file,
-	       "swaps: zram is a partition");
+	tap_ok(swaps_parse_line("/dev/zram0 partition 4194300 12 100\n", &e) == 0 && !e.is_file &&
+	       e.used_kib == 12, "swaps: zram is a partition; the Used column read");
+	tap_ok(swaps_parse_line("/dev/vdb partition 49148\n", &e) == 0 && e.kib == 49148 &&
+	       e.used_kib == 0, "swaps: a line without the Used column counts as unused");
 	tap_ok(swaps_parse_line("/x weird 100 0 -1\n", &e) == -EINVAL, "swaps: unknown type refused");
 	tap_ok(swaps_parse_line("/x file\n", &e) == -EINVAL, "swaps: a line without a size refused");
 	tap_ok(swaps_parse_line("", &e) == -EINVAL, "swaps: an empty line refused");

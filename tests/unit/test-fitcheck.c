@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-fitcheck.c - will the image fit: /proc/meminfo parsing, the estimate of
+ * the kernel's shrinking and of the compressed image, the margin, and the
+ * image_size knob read
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fitcheck.h"
+#include "imagesize.h"
+#include "tap.h"
+
+#define MIB (1ull << 20)
+#define PS 4096u
+
+/* a /proc/meminfo shaped like the QEMU guest's with the 256 MiB workload (1 GiB) */
+static const char guest[] =
+	"MemTotal:        1004200 kB\n"
+	"MemFree:          651232 kB\n"
+	"MemAvailable:     636500 kB\n"
+	"Buffers:               0 kB\n"
+	"Cached:            72176 kB\n"
+	"SwapCached:            0 kB\n"
+	"Active:            10964 kB\n"
+	"Inactive:         325604 kB\n"
+	"Active(anon):       1660 kB\n"
+	"Inactive(anon):   262772 kB\n"
+	"Active(file):       9304 kB\n"
+	"Inactive(file):    62832 kB\n"
+	"Unevictable:           0 kB\n"
+	"SReclaimable:       5120 kB\n"
+	"SUnreclaim:        14000 kB\n"
+	"HugePages_Total:       0\n"
+	"Hugepagesize:       2048 kB\n";
+
+static void test_parse(void)
+{
+	struct fit_meminfo m;
+	char buf[2048];
+
+	tap_ok(fitcheck_parse_meminfo(guest, &m) == 0 && m.total == 1004200ull << 10 &&
+	       m.free == 651232ull << 10 && m.anon == (1660ull + 262772) << 10 &&
+	       m.file == (9304ull + 62832) << 10 && m.slab_reclaimable == 5120ull << 10,
+	       "fitcheck: meminfo's fields read, LRU lines summed, lines without kB skipped");
+	snprintf(buf, sizeof(buf), "%s", guest);
+	memcpy(strstr(buf, "MemFree"), "MemFrex", 7);
+	tap_ok(fitcheck_parse_meminfo(buf, &m) == -EINVAL, "fitcheck: meminfo without MemFree refused");
+	snprintf(buf, sizeof(buf), "%s", guest);
+	memcpy(strstr(buf, "62832 kB"), "62832 MB", 8);
+	tap_ok(fitcheck_parse_meminfo(buf, &m) == -EINVAL, "fitcheck: a unit other than kB refused");
+	snprintf(buf, sizeof(buf), "%s", guest);
+	memcpy(strstr(buf, "1660"), "1-60", 4);
+	tap_ok(fitcheck_parse_meminfo(buf, &m) == -EINVAL, "fitcheck: a malformed number refused");
+	snprintf(buf, sizeof(buf), "%sMemFree: 1 kB\n", guest);
+	tap_ok(fitcheck_parse_meminfo(buf, &m) == -EINVAL, "fitcheck: a field given twice refused");
+	snprintf(buf, sizeof(buf), "MemTotal: 99999999999999999999 kB\nMemFree: 1 kB\n"
+		 "Active(anon): 1 kB\nInactive(anon): 1 kB\nActive(file): 1 kB\n"
+		 "Inactive(file): 1 kB\n");
+	tap_ok(fitcheck_parse_meminfo(buf, &m) == -EINVAL, "fitcheck: a size past 64 bits refused");
+	snprintf(buf, sizeof(buf), "MemTotal: 8 kB\nMemFree: 4 kB\nActive(anon): 1 kB\n"
+		 "Inactive(anon): 1 kB\nActive(file): 1 kB\nInactive(file): 0 kB");
+	tap_ok(fitcheck_parse_meminfo(buf, &m) == 0 && m.slab_reclaimable == 0 && m.file == 1024,
+	       "fitcheck: no SReclaimable is 0, a last line without newline is read");
+	tap_ok(fitcheck_parse_meminfo("", &m) == -EINVAL, "fitcheck: an empty text refused");
+}
+
+static void test_read(void)
+{
+	char path[] = "/tmp/torpor-meminfo-XXXXXX";
+	struct fit_meminfo m;
+	uint64_t v = 0;
+	int fd = mkstemp(path);
+
+	tap_ok(fd >= 0 && write(fd, guest, strlen(guest)) == (ssize_t)strlen(guest) &&
+	       fitcheck_read_meminfo(path, &m) == 0 && m.free == 651232ull << 10,
+	       "fitcheck: meminfo read from a file");
+	tap_ok(fd >= 0 && ftruncate(fd, 0) == 0 && pwrite(fd, "429496729\n", 10, 0) == 10 &&
+	       imagesize_read(path, &v) == 0 && v == 429496729, "fitcheck: image_size read");
+	tap_ok(fd >= 0 && pwrite(fd, "4x9496729\n", 10, 0) == 10 && imagesize_read(path, &v) ==
+	       -EINVAL, "fitcheck: an image_size that is not a number refused");
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	tap_ok(fitcheck_read_meminfo("/nonexistent/meminfo", &m) == -ENOENT,
+	       "fitcheck: a missing meminfo says -ENOENT");
+}
+
+/* @total MiB, @free MiB free, @anon and @file MiB on the LRU lists, @slab reclaimable */
+static struct fit_input input(uint64_t total, uint64_t free_mib, uint64_t anon, uint64_t file,
+			      uint64_t slab, uint64_t image_size)
+{
+	struct fit_input in;
+
+	memset(&in, 0, sizeof(in));
+	in.mem.total = total * MIB;
+	in.mem.free = free_mib * MIB;
+	in.mem.anon = anon * MIB;
+	in.mem.file = file * MIB;
+	in.mem.slab_reclaimable = slab * MIB;
+	in.present = total * MIB;
+	in.image_size = image_size * MIB;
+	in.page_size = PS;
+	return in;
+}
+
+static void test_estimate(void)
+{
+	struct fit_input in;
+	struct fit_estimate e;
+	uint64_t stream;
+
+	/* 300 MiB in use, image_size 400 MiB: all of it, no shrinking */
+	in = input(1024, 724, 260, 20, 5, 400);
+	fitcheck_estimate(&in, &e);
+	stream = PS + 300 * MIB / PS * 8 + 300 * MIB;
+	tap_ok(e.in_use == 300 * MIB && e.image == 300 * MIB && e.swapped == 0 &&
+	       e.stored == stream && e.need == stream && e.ratio_permille == 1000,
+	       "fitcheck: below image_size everything in use is the image; no sample: ratio 1");
+	tap_ok(e.margin == stream / 16 + 4 * MIB, "fitcheck: the margin is a sixteenth and 4 MiB");
+
+	in.sample_raw = 64 * PS;
+	in.sample_stored = 33 * PS;
+	in.map_bytes = 3 * PS;
+	fitcheck_estimate(&in, &e);
+	tap_ok(e.ratio_permille == 515 && e.stored == (stream * 33 / 64 + PS - 1) / PS * PS + 3 * PS &&
+	       e.need == e.stored, "fitcheck: the sample's ratio applied to the stream, the map added");
+
+	/* present memory beyond MemTotal (the kernel, struct pages) is saved too */
+	in = input(1024, 724, 260, 20, 5, 400);
+	in.present = 1040 * MIB;
+	in.extra = 8 * MIB;
+	fitcheck_estimate(&in, &e);
+	tap_ok(e.in_use == 324 * MIB && e.image == 324 * MIB,
+	       "fitcheck: reserved memory and the buffers still to be locked count as in use");
+
+	/* 600 MiB in use, image_size 200: the cache (250 + 30) goes, 120 MiB of anon swapped */
+	in = input(1024, 424, 300, 250, 30, 200);
+	fitcheck_estimate(&in, &e);
+	tap_ok(e.image == 200 * MIB && e.swapped == 120 * MIB,
+	       "fitcheck: above image_size the kernel drops the cache, then swaps (%llu, %llu MiB)",
+	       (unsigned long long)(e.image / MIB), (unsigned long long)(e.swapped / MIB));
+	tap_ok(e.need == e.stored + e.swapped, "fitcheck: the swapped-out memory is needed as it is");
+
+	/* same, much cache: nothing swapped */
+	in = input(1024, 424, 100, 400, 30, 200);
+	fitcheck_estimate(&in, &e);
+	tap_ok(e.image == 200 * MIB && e.swapped == 0, "fitcheck: cache enough, nothing swapped");
+
+	/* 600 MiB in use, 500 of it not reclaimable: the kernel's minimum is 500 */
+	in = input(1024, 424, 50, 40, 10, 200);
+	fitcheck_estimate(&in, &e);
+	tap_ok(e.image == 500 * MIB && e.swapped == 50 * MIB,
+	       "fitcheck: never below what cannot be reclaimed (%llu MiB)",
+	       (unsigned long long)(e.image / MIB));
+
+	/* 800 MiB in use of 1 GiB, image_size huge: at most half of used and free */
+	in = input(1024, 224, 700, 50, 10, 100000);
+	fitcheck_estimate(&in, &e);
+	tap_ok(e.image == 512 * MIB && e.swapped == 800 * MIB - 512 * MIB - 60 * MIB,
+	       "fitcheck: the image is at most half of memory, whatever image_size says");
+
+	/* 800 MiB in use, none reclaimable: the minimum stops at half of memory */
+	in = input(1024, 224, 0, 0, 0, 100);
+	fitcheck_estimate(&in, &e);
+	tap_ok(e.image == 512 * MIB && e.swapped == 0,
+	       "fitcheck: a minimum beyond half of memory is cut to it");
+
+	/* more free than present (cannot be): nothing in use, one header page */
+	in = input(1024, 2048, 0, 0, 0, 400);
+	fitcheck_estimate(&in, &e);
+	tap_ok(e.in_use == 0 && e.stored == PS, "fitcheck: nonsense counts saturate at 0");
+}
+
+static void test_fits(void)
+{
+	struct fit_input in;
+	struct fit_estimate e;
+
+	/* the QEMU scenarios: 256 MiB of half-random pages and ~60 MiB else in use */
+	in = input(1024, 700, 262, 60, 5, 400);
+	in.sample_raw = 64 * PS;
+	in.sample_stored = 34 * PS;
+	fitcheck_estimate(&in, &e);
+	tap_ok(!fitcheck_fits(&e, 48 * MIB), "fitcheck: 324 MiB at ratio 0.53 does not fit 48 MiB");
+	tap_ok(fitcheck_fits(&e, 1023 * MIB), "fitcheck: it fits a 1 GiB area");
+	tap_ok(fitcheck_fits(&e, e.need + e.margin) && !fitcheck_fits(&e, e.need + e.margin - 1),
+	       "fitcheck: it fits exactly with the margin, not a byte less");
+	tap_ok(!fitcheck_fits(&e, e.need), "fitcheck: the need without the margin does not fit");
+	tap_ok(!fitcheck_fits(&e, 0), "fitcheck: a full area does not fit");
+}
+
+int main(void)
+{
+	test_parse();
+	test_read();
+	test_estimate();
+	test_fits();
+	return tap_done();
+}
