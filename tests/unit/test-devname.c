@@ -6,6 +6,12 @@
  * GPTs broken in the ways that must not crash or over-read, and md RAID members
  * (0.90 in both byte orders, 1.0, 1.1, 1.2) that also show a swap header.
  *
+ * A device whose read never returns is stood in for by a FIFO where the
+ * reader first touches the device (its uevent, for the node's name): opening
+ * it blocks in the kernel, as a read of a dead disk does; an alarm stops the
+ * program should a lookup wait for ever, as it did before the reads had a
+ * deadline.  udev's database (run/udev/data) marks devices not to be probed.
+ *
  * Uses mkswap and mke2fs when installed (else writes the same headers by hand);
  * mdadm --examine, when installed, checks that the md members are real ones.
  * Checks that need real device nodes (mknod) run as root only and are skipped
@@ -14,19 +20,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #include "crc32.h"
 #include "devname.h"
 #include "le.h"
+#include "probe.h"
 #include "tap.h"
+#include "udevdb.h"
 
 #define SECTOR		512
 #define GPT_SECTORS	2048		/* 1 MiB disks */
@@ -988,6 +998,171 @@ static void test_name(void)
 	       "devname: name truncated to the buffer");
 }
 
+/* The devices the last lookup skipped, as "MAJ:MIN/reason[/flag]" separated by spaces. */
+static const char *skipped(void)
+{
+	static char out[256];
+	struct devname_skip k[8];
+	size_t n = devname_skipped(k, 8), i, at = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < n && i < 8 && at < sizeof(out); i++)
+		at += snprintf(out + at, sizeof(out) - at, "%s%u:%u/%s%s%s", i ? " " : "",
+			       major(k[i].dev), minor(k[i].dev),
+			       k[i].reason == DEVNAME_SKIP_TIMEOUT ? "timeout" :
+			       k[i].reason == DEVNAME_SKIP_EARLIER ? "earlier" :
+			       k[i].reason == DEVNAME_SKIP_UDEV ? "udev" : "noreader",
+			       k[i].flag[0] ? "/" : "", k[i].flag);
+	return out;
+}
+
+static void test_udevdb(void)
+{
+	char flag[64], long_line[700], text[1600];
+
+	put_text("run/udev/data/t1", "S:disk/by-id/x\nI:1234\nE:ID_SERIAL=abc\nE:DM_NOSCAN=1\n");
+	snprintf(text, sizeof(text), "%s/run/udev/data", root);
+	tap_ok(udevdb_no_probe(text, flag, sizeof(flag)) == -EISDIR,
+	       "udevdb: a record that cannot be read: -errno");
+	snprintf(text, sizeof(text), "%s/run/udev/data/t1", root);
+	tap_ok(udevdb_no_probe(text, flag, sizeof(flag)) == 1 && !strcmp(flag, "DM_NOSCAN=1"),
+	       "udevdb: E:DM_NOSCAN=1 says not to probe");
+	put_text("run/udev/data/t2", "E:DM_NOSCAN=10\nE:XDM_NOSCAN=1\nS:E:DM_NOSCAN=1\n"
+		 "E:DM_NOSCAN=0\nE:SYSTEMD_READY=0\nE:ID_FS_TYPE=mpath_member2\n");
+	snprintf(text, sizeof(text), "%s/run/udev/data/t2", root);
+	tap_ok(udevdb_no_probe(text, flag, sizeof(flag)) == 0,
+	       "udevdb: only whole properties with their value count; SYSTEMD_READY=0 does not");
+	memset(long_line, 'x', sizeof(long_line) - 1);
+	long_line[sizeof(long_line) - 1] = '\0';
+	snprintf(text, sizeof(text), "S:%s\nE:DM_NOSCAN=1%s\nE:ID_FS_TYPE=mpath_member", long_line,
+		 long_line);
+	put_text("run/udev/data/t3", text);
+	snprintf(text, sizeof(text), "%s/run/udev/data/t3", root);
+	tap_ok(udevdb_no_probe(text, flag, sizeof(flag)) == 1 &&
+	       !strcmp(flag, "ID_FS_TYPE=mpath_member"),
+	       "udevdb: lines longer than its buffer are skipped whole; a last line without "
+	       "a newline counts (got %s)", flag);
+	snprintf(text, sizeof(text), "%s/run/udev/data/none", root);
+	tap_ok(udevdb_no_probe(text, flag, sizeof(flag)) == 0, "udevdb: no record: 0");
+	unlink_rel("run/udev/data/t1");
+	unlink_rel("run/udev/data/t2");
+	unlink_rel("run/udev/data/t3");
+}
+
+/* udev's database in the fake tree keeps devices from being probed. */
+static void test_udev_flags(void)
+{
+	dev_t dev = 0;
+	int r;
+
+	/* by content only: test_nodes() left a by-uuid link to yet another device */
+	put_text("run/udev/data/b8:16", "S:disk/by-id/scsi-x\nE:DM_MULTIPATH_DEVICE_PATH=1\n");
+	r = devname_resolve_uuid(U7, &dev);
+	tap_ok(r == 0 && dev == makedev(8, 0),
+	       "devname: a copy udev calls a multipath path is not read (got %d)", r);
+	tap_ok(!strcmp(skipped(), "8:16/udev/DM_MULTIPATH_DEVICE_PATH=1"),
+	       "devname: the lookup names it and udev's flag (%s)", skipped());
+	unlink_rel("run/udev/data/b8:16");
+	tap_ok(devname_resolve_uuid(U7, &dev) == -ENOTUNIQ && !skipped()[0],
+	       "devname: without the flag both copies are read");
+
+	put_text("run/udev/data/b253:0", "E:DM_NAME=cryptswap\nE:DM_NOSCAN=1");
+	expect("UUID=" U8, -ENOENT, 0, 0, "a dm device with DM_NOSCAN=1 is not read");
+	tap_ok(!strcmp(skipped(), "253:0/udev/DM_NOSCAN=1"), "devname: named (%s)", skipped());
+	unlink_rel("run/udev/data/b253:0");
+
+	put_text("run/udev/data/b254:48", "E:SYSTEMD_READY=0\nE:ID_BTRFS_READY=0\n");
+	expect("UUID=" U6, 0, 254, 48, "SYSTEMD_READY=0 (a btrfs lacking a device) is read");
+	unlink_rel("run/udev/data/b254:48");
+
+	/* a partition's table is its disk's: a flag on either keeps it unread */
+	put_text("run/udev/data/b254:0", "E:UDEV_DISABLE_PERSISTENT_STORAGE_BLKID_FLAG=1\n");
+	expect("PARTUUID=" G2, -ENOENT, 0, 0, "a partition of a disk udev does not probe");
+	tap_ok(strstr(skipped(), "254:0/udev/UDEV_DISABLE_PERSISTENT_STORAGE_BLKID_FLAG=1") != NULL,
+	       "devname: the disk is named (%s)", skipped());
+	unlink_rel("run/udev/data/b254:0");
+	put_text("run/udev/data/b254:2", "E:DM_UDEV_DISABLE_OTHER_RULES_FLAG=1\n");
+	expect("PARTLABEL=rootfs", -ENOENT, 0, 0, "a partition udev does not probe");
+	unlink_rel("run/udev/data/b254:2");
+	expect("PARTUUID=" G2, 0, 254, 2, "without the flags the partition is found");
+}
+
+static long long now_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "not ok - devname: a lookup waited for ever on a device "
+				  "that does not answer (alarm)\n";
+
+	(void)sig;
+	(void)!write(1, msg, sizeof(msg) - 1);
+	_exit(1);
+}
+
+static void put_fifo(const char *rel)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	if (unlink(p) < 0 || mkfifo(p, 0600) < 0)
+		die(p);
+}
+
+/*
+ * sdh and its partition sdh1 never answer: the reader blocks opening the FIFO
+ * that stands for each one's uevent.  Nothing here may ask for their names in
+ * this process (devname_name() reads uevent too).
+ */
+static void test_hang(void)
+{
+	struct probe_id id;
+	long long t0, ms;
+	dev_t dev = 0;
+	int r;
+
+	add_dev("sdh", NULL, 0, 8, 112, GPT_SECTORS);
+	add_dev("sdh1", "sdh", 1, 8, 113, 128);
+	put_fifo("sys/devices/virtual/block/sdh/uevent");
+	put_fifo("sys/devices/virtual/block/sdh/sdh1/uevent");
+	devname_probe_ms = 300;
+	signal(SIGALRM, on_alarm);
+	alarm(60);
+
+	t0 = now_ms();
+	r = devname_resolve("UUID=" U2, &dev);
+	ms = now_ms() - t0;
+	tap_ok(r == 0 && dev == makedev(254, 2),
+	       "devname: a device that never answers does not stop a UUID= scan (got %d)", r);
+	tap_ok(ms >= 290 && ms < 300 + 10000, "devname: it cost the deadline, 300 ms (%lld ms)",
+	       ms);
+	tap_ok(!strcmp(skipped(), "8:113/timeout"), "devname: the lookup names it (%s)",
+	       skipped());
+
+	t0 = now_ms();
+	r = devname_resolve("LABEL=xfslabel", &dev);
+	ms = now_ms() - t0;
+	tap_ok(r == 0 && dev == makedev(254, 32) && !strcmp(skipped(), "8:113/earlier"),
+	       "devname: the next lookup does not read it again (%s, %lld ms)", skipped(), ms);
+
+	r = devname_resolve("PARTUUID=" G2, &dev);
+	tap_ok(r == 0 && dev == makedev(254, 2) && !strcmp(skipped(), "8:112/timeout"),
+	       "devname: a disk whose table never comes does not stop a PARTUUID= scan (%s)",
+	       skipped());
+	r = devname_resolve("UUID=" U1, &dev);
+	tap_ok(r == 0 && dev == makedev(254, 1), "devname: and the scans go on (got %d)", r);
+	r = devname_probe(makedev(8, 113), &id);
+	tap_ok(r == -ETIMEDOUT && !strcmp(skipped(), "8:113/earlier"),
+	       "devname: devname_probe() of it: -ETIMEDOUT (got %d)", r);
+	alarm(0);
+	devname_probe_ms = DEVNAME_PROBE_MS;
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -1010,6 +1185,9 @@ int main(void)
 	test_nodes();
 	test_open();
 	test_name();
+	test_udevdb();
+	test_udev_flags();
+	test_hang();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
