@@ -32,6 +32,7 @@
 #include "deadline.h"
 #include "decimal.h"
 #include "devname.h"
+#include "msg.h"
 #include "probe.h"
 #include "udevdb.h"
 
@@ -602,6 +603,30 @@ size_t devname_skipped(struct devname_skip *ret, size_t cap)
 	for (i = 0; i < nr_skips && i < SKIPS_MAX && i < cap; i++)
 		ret[i] = skips[i];
 	return nr_skips;
+}
+
+/* Why a device was skipped, in words; kernel-doc in devname.h. */
+const char *devname_skip_why(const struct devname_skip *k, char *buf, size_t len)
+{
+	unsigned int ms = devname_probe_ms;
+
+	if (len == 0)
+		return buf;
+	switch (k->reason) {
+	case DEVNAME_SKIP_UDEV:
+		snprintf(buf, len, "udev marks it not to be probed (%s)", k->flag);
+		break;
+	case DEVNAME_SKIP_NOREADER:
+		snprintf(buf, len, "no process to read it could be started: %s",
+			 msg_errname(k->err));
+		break;
+	default:
+		if (ms % 1000)
+			snprintf(buf, len, "it did not answer within %u ms", ms);
+		else
+			snprintf(buf, len, "it did not answer within %u s", ms / 1000);
+	}
+	return buf;
 }
 
 /* Did @dev miss a deadline before?  Reaps the readers that have ended since. */

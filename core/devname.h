@@ -173,6 +173,17 @@ struct devname_skip {
  */
 size_t devname_skipped(struct devname_skip *ret, size_t cap);
 
+/**
+ * devname_skip_why() - why @k was skipped, for a message
+ * @k: from devname_skipped()
+ * @buf: where to write, e.g. "it did not answer within 3 s", "udev marks it
+ *       not to be probed (DM_NOSCAN=1)"
+ * @len: size of @buf
+ *
+ * Return: @buf, always NUL-terminated when @len > 0.
+ */
+const char *devname_skip_why(const struct devname_skip *k, char *buf, size_t len);
+
 /* the deadline of each device's probe, DEVNAME_PROBE_MS; tests shorten it */
 extern unsigned int devname_probe_ms;
 

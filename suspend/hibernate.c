@@ -134,18 +134,44 @@ static void hint_swaps(void)
 }
 
 /*
+ * The devices the last lookup, for @what, did not read (see devname_skipped()):
+ * one that did not answer may carry what was looked for, and a process stuck
+ * reading it would also keep the freeze from completing.  Those udev keeps
+ * from probes are said in debug only.
+ */
+void hibernate_say_skipped(const char *what)
+{
+	struct devname_skip k[8];
+	char name[64], why[96];
+	size_t n = devname_skipped(k, 8), i;
+
+	for (i = 0; i < n && i < 8; i++) {
+		devname_name(k[i].dev, name, sizeof(name));
+		devname_skip_why(&k[i], why, sizeof(why));
+		if (k[i].reason == DEVNAME_SKIP_UDEV)
+			msg_debug("skipped %s while looking for %s: %s", name, what, why);
+		else
+			msg_warn("skipped %s while looking for %s: %s", name, what, why);
+	}
+	if (n > 8)
+		msg_warn("skipped %zu more devices while looking for %s", n - 8, what);
+}
+
+/*
  * resume= names several devices (a copy of a disk, a clone's UUID): the next
  * boot cannot tell which holds the image, so it would discard every one.
  */
 void hibernate_say_ambiguous(const char *spec)
 {
-	char list[160] = "", name[64];
+	char list[160] = "", name[64], what[300];
 	dev_t devs[8];
 	size_t n = 0, i, at = 0;
 
 	/* by content; udev's link may name yet another */
 	if (devname_resolve_all(spec, devs, sizeof(devs) / sizeof(devs[0]), &n) < 0)
 		n = 0;
+	snprintf(what, sizeof(what), "resume device '%s'", spec);
+	hibernate_say_skipped(what);
 	for (i = 0; i < n && at < sizeof(list); i++) {
 		devname_name(devs[i], name, sizeof(name));
 		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "", name);
@@ -166,6 +192,7 @@ void hibernate_say_ambiguous(const char *spec)
 /* Step 1: the swap area, checked before anything else happens (reported). */
 int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 {
+	char what[300];
 	struct stat st;
 	dev_t dev;
 	int r;
@@ -180,6 +207,8 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 		hibernate_say_ambiguous(o->resume);
 		return r;
 	}
+	snprintf(what, sizeof(what), "resume device '%s'", o->resume);
+	hibernate_say_skipped(what);
 	if (r < 0) {
 		msg_error("cannot find resume device '%s': %s", o->resume, msg_errname(r));
 		hint_swaps();

@@ -150,8 +150,10 @@ static int cmdline_ambiguous(const struct hib_opts *o)
 	if (cmdline_read("/proc/cmdline", &cl) < 0 || !cl.resume[0] || cl.resume_bad ||
 	    !strcmp(cl.resume, o->resume))
 		return 0;	/* the same spec: hibernate_resolve() checks it */
-	if (devname_resolve(cl.resume, &dev) != -ENOTUNIQ)
+	if (devname_resolve(cl.resume, &dev) != -ENOTUNIQ) {
+		hibernate_say_skipped(cl.resume);
 		return 0;
+	}
 	hibernate_say_ambiguous(cl.resume);
 	return 1;
 }

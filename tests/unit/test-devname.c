@@ -1160,7 +1160,22 @@ static void test_hang(void)
 	tap_ok(r == -ETIMEDOUT && !strcmp(skipped(), "8:113/earlier"),
 	       "devname: devname_probe() of it: -ETIMEDOUT (got %d)", r);
 	alarm(0);
-	devname_probe_ms = DEVNAME_PROBE_MS;
+	{
+		struct devname_skip k = { .dev = makedev(8, 113), .reason = DEVNAME_SKIP_TIMEOUT };
+		char why[96];
+
+		tap_ok(!strcmp(devname_skip_why(&k, why, sizeof(why)),
+			       "it did not answer within 300 ms"), "devname: why: %s", why);
+		devname_probe_ms = DEVNAME_PROBE_MS;
+		k.reason = DEVNAME_SKIP_EARLIER;
+		tap_ok(!strcmp(devname_skip_why(&k, why, sizeof(why)),
+			       "it did not answer within 3 s"), "devname: why: %s", why);
+		k.reason = DEVNAME_SKIP_NOREADER;
+		k.err = -EAGAIN;
+		tap_ok(!strcmp(devname_skip_why(&k, why, sizeof(why)),
+			       "no process to read it could be started: resource temporarily "
+			       "unavailable"), "devname: why: %s", why);
+	}
 }
 
 int main(void)
