@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "devname.h"
+#include "fsstamp.h"
+#include "fsunique.h"
 #include "hibernate.h"
 #include "imagesize.h"
 #include "interrupt.h"
@@ -389,6 +391,52 @@ static int collect_mounts(struct torpor_image *img)
 	return 0;
 }
 
+/*
+ * The next boot finds each stamped filesystem by its UUID, reading the
+ * devices, and discards the image when a copy (an LVM snapshot, a cloned disk
+ * attached) makes that ambiguous: the same lookup now, to refuse instead.
+ */
+static int check_unique(const struct torpor_image *img)
+{
+	static const char *const fix[] = {
+		[TORPOR_FS_EXT] = "tune2fs -U random DEVICE",
+		[TORPOR_FS_BTRFS] = "btrfstune -u DEVICE",
+		[TORPOR_FS_XFS] = "xfs_admin -U generate DEVICE",
+	};
+	char uuid[37], list[200] = "", name[64], mounted[64];
+	const struct torpor_fsrec *f;
+	struct fsunique_clash c;
+	size_t i, at = 0;
+
+	if (fsunique_check(img->fs, img->meta.nr_fs, hibernate_say_skipped, &c) == 0)
+		return 0;
+	f = &img->fs[c.index];
+	fsstamp_uuid_str(f->uuid, uuid);
+	devname_name(c.mounted, mounted, sizeof(mounted));
+	for (i = 0; i < c.n && at < sizeof(list); i++) {
+		devname_name(c.devs[i], name, sizeof(name));
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "", name);
+	}
+	if (f->kind == TORPOR_FS_BTRFS)
+		msg_error("btrfs %s (mounted from %s): %s show the same device of it (a copy of "
+			  "a disk?): the next boot could not check it and would discard the "
+			  "image", uuid, mounted, list);
+	else if (c.n > 1)
+		msg_error("%s filesystem %s (mounted from %s) is on several devices: %s (a copy: "
+			  "an LVM snapshot, a cloned disk?): the next boot could not tell which "
+			  "one was mounted and would discard the image",
+			  fsstamp_kind_name(f->kind), uuid, mounted, list);
+	else
+		msg_error("%s filesystem %s is mounted from %s, but the next boot would find it "
+			  "on %s and discard the image", fsstamp_kind_name(f->kind), uuid, mounted,
+			  list);
+	msg_hint("detach the copy or remove the snapshot (or deactivate it: 'lvchange -an "
+		 "VG/LV'), or give the copy a UUID of its own ('%s' while it is not mounted), "
+		 "then hibernate again", f->kind < sizeof(fix) / sizeof(fix[0]) && fix[f->kind] ?
+		 fix[f->kind] : "see its filesystem's tools");
+	return -ENOTUNIQ;
+}
+
 static int fill_identity(struct torpor_image *img)
 {
 	struct torpor_meta *m = &img->meta;
@@ -405,7 +453,7 @@ static int fill_identity(struct torpor_image *img)
 	if (collect_mounts(img) < 0)
 		return -EIO;
 	msg_debug("recorded %u mounted filesystems, %u to sync", m->nr_fs, mounts.nr_sync);
-	return 0;
+	return check_unique(img);
 }
 
 /*

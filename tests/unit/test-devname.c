@@ -33,6 +33,7 @@
 
 #include "crc32.h"
 #include "devname.h"
+#include "fsunique.h"
 #include "le.h"
 #include "probe.h"
 #include "tap.h"
@@ -66,6 +67,7 @@ static int is_root;
 #define U28 "3f1d2c4b-5a69-4788-9abc-def012345628"	/* dm-1, suspended */
 #define U29 "3f1d2c4b-5a69-4788-9abc-def012345629"	/* sdv1, its SCSI disk offline */
 #define U30 "3f1d2c4b-5a69-4788-9abc-def012345630"	/* nvme9n1p1, its controller "live" */
+#define U31 "3f1d2c4b-5a69-4788-9abc-def012345631"	/* sdl and sdm: one btrfs, two devices */
 #define G9 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a09"	/* sdq1 and md126p1 */
 #define MD_SECTORS	2100	/* not a multiple of 128 or 8: the end offsets are rounded */
 #define G1 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a01"
@@ -998,6 +1000,104 @@ static void test_name(void)
 	       "devname: name truncated to the buffer");
 }
 
+static void copy_rel(const char *from, const char *to)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cp '%s/%s' '%s/%s'", root, from, root, to);
+	if (run(cmd) != 0)
+		die(cmd);
+}
+
+/* A btrfs superblock of device @devid of @num devices. */
+static void make_btrfs_dev(const char *rel, const char *uuid, uint64_t devid, uint64_t num)
+{
+	size_t len = 65536 + 8192;
+	uint8_t *b = calloc(1, len);
+
+	memcpy(b + 65536 + 0x40, "_BHRfS_M", 8);
+	uuid_bytes(uuid, b + 65536 + 0x20);
+	put_le64(b + 65536 + 0x88, num);
+	put_le64(b + 65536 + 0xc9, devid);
+	put_file(rel, b, len);
+	free(b);
+}
+
+static int lookups;
+
+static void count_lookup(const char *what)
+{
+	(void)what;
+	lookups++;
+}
+
+static struct torpor_fsrec fsrec(uint32_t kind, const char *uuid, unsigned int maj,
+				 unsigned int min)
+{
+	struct torpor_fsrec f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = kind;
+	f.dev = maj << 20 | min;
+	uuid_bytes(uuid, f.uuid);
+	return f;
+}
+
+/* torpor-suspend's check that the next boot finds each stamped filesystem alone (issue 22) */
+static void test_fsunique(void)
+{
+	struct torpor_fsrec fs[3];
+	struct fsunique_clash c;
+	int r;
+
+	fs[0] = fsrec(TORPOR_FS_EXT, U2, 254, 2);
+	fs[1] = fsrec(TORPOR_FS_XFS, U5, 254, 32);
+	fs[2] = fsrec(TORPOR_FS_BTRFS, U6, 254, 48);
+	lookups = 0;
+	tap_ok(fsunique_check(fs, 3, count_lookup, &c) == 0 && lookups == 3,
+	       "fsunique: ext4, xfs and btrfs each on its own device: 0, a lookup each");
+	fs[2] = fsrec(TORPOR_FS_EXT, "3f1d2c4b-5a69-4788-9abc-def0123456ff", 254, 99);
+	tap_ok(fsunique_check(fs, 3, NULL, &c) == 0,
+	       "fsunique: a filesystem no device shows by content is left to the boot");
+
+	/* a copy of the ext4 disk attached, as 60-ext-clone.sh does */
+	add_dev("sdj", NULL, 0, 8, 144, 16384);
+	copy_rel("dev/vda2", "dev/sdj");
+	r = fsunique_check(fs, 3, NULL, &c);
+	tap_ok(r == -ENOTUNIQ && c.index == 0 && c.mounted == makedev(254, 2) && c.n == 2 &&
+	       ((c.devs[0] == makedev(254, 2) && c.devs[1] == makedev(8, 144)) ||
+		(c.devs[1] == makedev(254, 2) && c.devs[0] == makedev(8, 144))),
+	       "fsunique: an ext4 on two devices: -ENOTUNIQ, both named (got %d, %zu)", r, c.n);
+	unlink_rel("sys/class/block/sdj");
+
+	/* mounted from a device the scan does not see, while another carries it */
+	fs[1] = fsrec(TORPOR_FS_XFS, U5, 254, 99);
+	r = fsunique_check(fs + 1, 1, NULL, &c);
+	tap_ok(r == -ENOTUNIQ && c.n == 1 && c.devs[0] == makedev(254, 32) &&
+	       c.mounted == makedev(254, 99),
+	       "fsunique: xfs found on another device than its own: -ENOTUNIQ (got %d)", r);
+
+	/* btrfs: two devices of one filesystem are fine, a copy of one is not */
+	add_dev("sdl", NULL, 0, 8, 176, 144);
+	add_dev("sdm", NULL, 0, 8, 192, 144);
+	make_btrfs_dev("dev/sdl", U31, 1, 2);
+	make_btrfs_dev("dev/sdm", U31, 2, 2);
+	fs[0] = fsrec(TORPOR_FS_BTRFS, U31, 8, 176);
+	tap_ok(fsunique_check(fs, 1, NULL, &c) == 0,
+	       "fsunique: a btrfs on two devices, ids 1 and 2: 0");
+	add_dev("sdn", NULL, 0, 8, 208, 144);
+	copy_rel("dev/sdm", "dev/sdn");
+	r = fsunique_check(fs, 1, NULL, &c);
+	tap_ok(r == -ENOTUNIQ && c.n == 2 &&
+	       ((c.devs[0] == makedev(8, 192) && c.devs[1] == makedev(8, 208)) ||
+		(c.devs[1] == makedev(8, 192) && c.devs[0] == makedev(8, 208))),
+	       "fsunique: a copy of one of its devices: -ENOTUNIQ, the two with id 2 named "
+	       "(got %d, %zu)", r, c.n);
+	unlink_rel("sys/class/block/sdl");
+	unlink_rel("sys/class/block/sdm");
+	unlink_rel("sys/class/block/sdn");
+}
+
 /* The devices the last lookup skipped, as "MAJ:MIN/reason[/flag]" separated by spaces. */
 static const char *skipped(void)
 {
@@ -1200,6 +1300,7 @@ int main(void)
 	test_nodes();
 	test_open();
 	test_name();
+	test_fsunique();
 	test_udevdb();
 	test_udev_flags();
 	test_hang();
