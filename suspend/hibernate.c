@@ -407,25 +407,31 @@ static int check_unique(const struct torpor_image *img)
 	const struct torpor_fsrec *f;
 	struct fsunique_clash c;
 	size_t i, at = 0;
+	int among = 0;
 
 	if (fsunique_check(img->fs, img->meta.nr_fs, hibernate_say_skipped, &c) == 0)
 		return 0;
 	f = &img->fs[c.index];
 	fsstamp_uuid_str(f->uuid, uuid);
 	devname_name(c.mounted, mounted, sizeof(mounted));
+	/* btrfs: every device that shows the same id; else the others, the copies */
 	for (i = 0; i < c.n && at < sizeof(list); i++) {
+		if (c.devs[i] == c.mounted)
+			among = 1;
+		if (c.devs[i] == c.mounted && f->kind != TORPOR_FS_BTRFS)
+			continue;
 		devname_name(c.devs[i], name, sizeof(name));
-		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "", name);
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "", name);
 	}
 	if (f->kind == TORPOR_FS_BTRFS)
 		msg_error("btrfs %s (mounted from %s): %s show the same device of it (a copy of "
-			  "a disk?): the next boot could not check it and would discard the "
-			  "image", uuid, mounted, list);
-	else if (c.n > 1)
-		msg_error("%s filesystem %s (mounted from %s) is on several devices: %s (a copy: "
-			  "an LVM snapshot, a cloned disk?): the next boot could not tell which "
-			  "one was mounted and would discard the image",
-			  fsstamp_kind_name(f->kind), uuid, mounted, list);
+			  "a disk?): the next boot could not check it and would discard the image",
+			  uuid, mounted, list);
+	else if (among)
+		msg_error("%s filesystem %s mounted from %s is also on %s (a copy: an LVM "
+			  "snapshot, a cloned disk?): the next boot could not tell which one was "
+			  "mounted and would discard the image", fsstamp_kind_name(f->kind), uuid,
+			  mounted, list);
 	else
 		msg_error("%s filesystem %s is mounted from %s, but the next boot would find it "
 			  "on %s and discard the image", fsstamp_kind_name(f->kind), uuid, mounted,
