@@ -21,7 +21,7 @@
 #                        tests/bench/run.sh
 #
 # Targets: all (default), check, check-klibc, check-man, check-qemu, test (= check +
-# check-qemu), demo, bench, bench-hash, bench-host, fuzz, deb (the Debian package, with lintian),
+# check-qemu), demo, bench, bench-hash, bench-scan, bench-host, fuzz, deb (the Debian package, with lintian),
 # install, install-<host>, install-systemd, install-all, uninstall-*, clean.
 
 CC ?= gcc
@@ -76,7 +76,7 @@ TEST_SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/test/%.o)
 .SECONDARY:
 .SUFFIXES:
 .PHONY: all check check-build check-klibc check-hooks check-man check-qemu check-fuzz test demo bench \
-	bench-hash bench-host fuzz clean deb deps-build deps-check \
+	bench-hash bench-scan bench-host fuzz clean deb deps-build deps-check \
 	install install-conf install-initramfs-tools install-dracut install-mkinitcpio install-systemd install-all \
 	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-systemd uninstall-all
 
@@ -231,6 +231,20 @@ bench:
 bench-hash: $(B)/bench/hash-glibc $(B)/bench/hash-klibc
 	$(Q)$(B)/bench/hash-glibc glibc
 	$(Q)$(B)/bench/hash-klibc klibc
+
+# a content scan (UUID=) over 50 fake devices, in each libc's build; not part of make test
+bench-scan: $(B)/bench/scan-glibc $(B)/bench/scan-klibc
+	$(Q)$(B)/bench/scan-glibc glibc
+	$(Q)$(B)/bench/scan-klibc klibc
+
+$(B)/bench/scan-glibc: tests/bench/scan.c $(B)/glibc/libcore.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) $(CFLAGS) $(GWARN) -o $@ $< $(B)/glibc/libcore.a
+
+$(B)/bench/scan-klibc: tests/bench/scan.c $(B)/klibc/libcore.a
+	@mkdir -p $(dir $@)
+	$(call quiet,KLCC,$@)$(KLCC) $(CPPFLAGS) -I$(KLIBC_INC) -Os -g $(WARN) -static -o $@ $< \
+		$(B)/klibc/libcore.a
 
 # torpor's writer (1..N threads) and loader natively, against a plain copy and the
 # lz4 tool; not part of make test.  BENCH_HOST_MIB (default 2048), BENCH_HOST_THREADS

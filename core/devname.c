@@ -29,16 +29,38 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "deadline.h"
 #include "decimal.h"
 #include "devname.h"
+#include "msg.h"
 #include "probe.h"
+#include "udevdb.h"
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define PRINTF_FMT(f, a)	__attribute__((format(printf, f, a)))
 #define NODE_NAME_MAX		256
 #define TAG_VALUE_MAX		256
+#define SLOW_MAX		64	/* devices remembered as not answering */
+#define SKIPS_MAX		16	/* devices one lookup says it skipped */
 
 const char *devname_root = "";
+unsigned int devname_probe_ms = DEVNAME_PROBE_MS;
+
+/*
+ * Devices whose probe missed its deadline: not read again by this process,
+ * so that a dead disk costs one deadline, not one per lookup (torpor-resume
+ * looks again every 100 ms while it waits).  @pid: the reader, killed, until
+ * it is reaped.
+ */
+static struct {
+	dev_t dev;
+	pid_t pid;
+} slow[SLOW_MAX];
+static size_t nr_slow;
+
+/* What the current lookup skipped, for devname_skipped(). */
+static struct devname_skip skips[SKIPS_MAX];
+static size_t nr_skips;
 
 enum lookup {
 	LK_UUID,
@@ -53,7 +75,6 @@ struct scan {
 	enum lookup what;
 	const char *value;		/* LABEL, PARTUUID, PARTLABEL or dm name */
 	char norm[TAG_VALUE_MAX];	/* UUID: its hex digits in lower case */
-	uint8_t *buf;			/* PROBE_HEAD_LEN bytes, for UUID and LABEL */
 	dev_t *all;			/* when set: every distinct match, up to @cap */
 	size_t cap, n;
 };
@@ -511,18 +532,216 @@ out:
 	return r;
 }
 
+/* What the reader process is asked: @dev's content, or its partition table's entry @partno. */
+struct question {
+	dev_t dev;
+	unsigned long partno;		/* 0: the content */
+	unsigned int sector;		/* the disk's logical sector size, for a partition */
+};
+
+/* What it answers: @r as probe_device() or read_partition() returns it. */
+struct answer {
+	int r;
+	struct probe_id id;
+	struct probe_part part;
+};
+
+_Static_assert(sizeof(struct answer) <= DEADLINE_MSG_MAX, "an answer is one atomic pipe write");
+
+static void answer(const void *question, void *out);
+
+/* The reader of the current lookup, started at its first read (see deadline.h). */
+static struct deadline_worker reader = {
+	.fn = answer,
+	.qlen = sizeof(struct question),
+	.alen = sizeof(struct answer),
+};
+static unsigned int lookup_depth;
+
+/* The reader's buffer: in the parent these pages are never touched. */
+static uint8_t head[PROBE_HEAD_LEN];
+
+/* A new lookup (they may nest): devname_skipped() tells of the outermost one. */
+static void lookup_start(void)
+{
+	if (lookup_depth++ == 0)
+		nr_skips = 0;
+}
+
+/* Its end: the reader process leaves. */
+static void lookup_end(void)
+{
+	if (--lookup_depth == 0)
+		deadline_stop(&reader);
+}
+
+static void note_skip(dev_t dev, enum devname_skip_reason why, int err, const char *flag)
+{
+	struct devname_skip *k;
+	size_t i;
+
+	for (i = 0; i < nr_skips && i < SKIPS_MAX; i++)
+		if (skips[i].dev == dev)
+			return;
+	if (nr_skips < SKIPS_MAX) {
+		k = &skips[nr_skips];
+		memset(k, 0, sizeof(*k));
+		k->dev = dev;
+		k->reason = why;
+		k->err = err;
+		if (flag)
+			snprintf(k->flag, sizeof(k->flag), "%s", flag);
+	}
+	nr_skips++;
+}
+
+/* The devices the last lookup skipped; kernel-doc in devname.h. */
+size_t devname_skipped(struct devname_skip *ret, size_t cap)
+{
+	size_t i;
+
+	for (i = 0; i < nr_skips && i < SKIPS_MAX && i < cap; i++)
+		ret[i] = skips[i];
+	return nr_skips;
+}
+
+/* Why a device was skipped, in words; kernel-doc in devname.h. */
+const char *devname_skip_why(const struct devname_skip *k, char *buf, size_t len)
+{
+	unsigned int ms = devname_probe_ms;
+
+	if (len == 0)
+		return buf;
+	switch (k->reason) {
+	case DEVNAME_SKIP_UDEV:
+		snprintf(buf, len, "udev marks it not to be probed (%s)", k->flag);
+		break;
+	case DEVNAME_SKIP_NOREADER:
+		snprintf(buf, len, "no process to read it could be started: %s",
+			 msg_errname(k->err));
+		break;
+	default:
+		if (ms % 1000)
+			snprintf(buf, len, "it did not answer within %u ms", ms);
+		else
+			snprintf(buf, len, "it did not answer within %u s", ms / 1000);
+	}
+	return buf;
+}
+
+/* Did @dev miss a deadline before?  Reaps the readers that have ended since. */
+static int is_slow(dev_t dev)
+{
+	int found = 0;
+	size_t i;
+
+	for (i = 0; i < nr_slow; i++) {
+		if (slow[i].pid && deadline_reap(slow[i].pid))
+			slow[i].pid = 0;
+		if (slow[i].dev == dev)
+			found = 1;
+	}
+	return found;
+}
+
+/* Partition @partno in disk @dev's table: 0 and *@pi, or -errno. */
+static int read_partition(dev_t dev, unsigned int sector, unsigned long partno,
+			  struct probe_part *pi)
+{
+	unsigned long long bytes;
+	struct probe_dev pd;
+	int fd, r;
+
+	fd = devname_open(dev, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	r = devname_size(fd, &bytes);
+	if (r == 0) {
+		pd.read = read_exact;
+		pd.ctx = &fd;
+		pd.size = bytes;
+		r = probe_partition(&pd, sector, partno, pi);
+	}
+	close(fd);
+	return r;
+}
+
+/* In the reader process: every fd it opens is closed before it answers. */
+static void answer(const void *question, void *out)
+{
+	const struct question *q = question;
+	struct answer *a = out;
+
+	if (q->partno)
+		a->r = read_partition(q->dev, q->sector, q->partno, &a->part);
+	else
+		a->r = probe_device(q->dev, head, &a->id);
+}
+
+/*
+ * Have the reader process answer @q within devname_probe_ms; a device that
+ * does not answer in time is noted as skipped and never read again (its
+ * reader is killed, the next question starts another).  0 and *@a, or -errno.
+ */
+static int ask(const struct question *q, struct answer *a)
+{
+	pid_t pid = 0;
+	int r;
+
+	if (is_slow(q->dev)) {
+		note_skip(q->dev, DEVNAME_SKIP_EARLIER, 0, NULL);
+		return -ETIMEDOUT;
+	}
+	r = deadline_ask(&reader, q, a, devname_probe_ms, &pid);
+	if (r == -ETIMEDOUT) {
+		if (nr_slow < SLOW_MAX) {
+			slow[nr_slow].dev = q->dev;
+			slow[nr_slow++].pid = pid;
+		}
+		note_skip(q->dev, DEVNAME_SKIP_TIMEOUT, 0, NULL);
+	} else if (r < 0) {
+		note_skip(q->dev, DEVNAME_SKIP_NOREADER, r, NULL);
+	}
+	return r;
+}
+
+/* probe_device(), bounded: a device that does not answer in time gives -ETIMEDOUT */
+static int probe_bounded(dev_t dev, struct probe_id *ret_id)
+{
+	struct question q = { .dev = dev };
+	struct answer a;
+	int r;
+
+	r = ask(&q, &a);
+	if (r < 0)
+		return r;
+	if (a.r > 0)
+		*ret_id = a.id;
+	return a.r;
+}
+
+/* Does udev say not to probe @dev?  Then it is noted as skipped.  1 or 0. */
+static int udev_skips(dev_t dev)
+{
+	char path[PATH_MAX], flag[64];
+
+	if (mkpath(path, sizeof(path), "/run/udev/data/b%u:%u", (unsigned int)major(dev),
+		   (unsigned int)minor(dev)) < 0 ||
+	    udevdb_no_probe(path, flag, sizeof(flag)) <= 0)
+		return 0;
+	note_skip(dev, DEVNAME_SKIP_UDEV, 0, flag);
+	return 1;
+}
+
 int devname_probe(dev_t dev, struct probe_id *ret_id)
 {
 	struct probe_id id;
-	uint8_t *buf;
 	int r;
 
-	buf = malloc(PROBE_HEAD_LEN);
-	if (!buf)
-		return -ENOMEM;
 	memset(&id, 0, sizeof(id));
-	r = probe_device(dev, buf, &id);
-	free(buf);
+	lookup_start();
+	r = probe_bounded(dev, &id);
+	lookup_end();
 	if (r > 0)
 		*ret_id = id;
 	return r;
@@ -625,39 +844,30 @@ static unsigned int sector_size(const char *name)
 	return v;
 }
 
-static int match_partition(const struct scan *s, const char *name)
+static int match_partition(const struct scan *s, const char *name, dev_t dev)
 {
-	unsigned long long bytes;
 	unsigned long partno = 0;
-	struct probe_part pi;
-	struct probe_dev pd;
+	struct question q;
+	struct answer a;
 	char buf[32];
 	dev_t disk;
-	int fd, r;
 
 	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/partition", name) < 0 ||
 	    parse_uint(buf, strlen(buf), 65535, &partno) < 0 || partno == 0 || superseded(name))
 		return 0;
 	/* sysfs puts a partition's directory inside its disk's */
 	if (sys_read(buf, sizeof(buf), "/sys/class/block/%s/../dev", name) < 0 ||
-	    parse_majmin(buf, &disk) < 0)
+	    parse_majmin(buf, &disk) < 0 || udev_skips(dev) || udev_skips(disk))
 		return 0;
-	fd = devname_open(disk, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	r = devname_size(fd, &bytes);
-	if (r == 0) {
-		pd.read = read_exact;
-		pd.ctx = &fd;
-		pd.size = bytes;
-		r = probe_partition(&pd, sector_size(name), partno, &pi);
-	}
-	close(fd);
-	if (r < 0)
+	memset(&q, 0, sizeof(q));
+	q.dev = disk;
+	q.sector = sector_size(name);
+	q.partno = partno;
+	if (ask(&q, &a) < 0 || a.r < 0)
 		return 0;
 	if (s->what == LK_PARTUUID)
-		return eq_nocase(pi.uuid, s->value);
-	return pi.label[0] && !strcmp(pi.label, s->value);
+		return eq_nocase(a.part.uuid, s->value);
+	return a.part.label[0] && !strcmp(a.part.label, s->value);
 }
 
 static int match_content(struct scan *s, dev_t dev)
@@ -665,7 +875,7 @@ static int match_content(struct scan *s, dev_t dev)
 	struct probe_id id;
 	char hex[33];
 
-	if (probe_device(dev, s->buf, &id) <= 0)
+	if (probe_bounded(dev, &id) <= 0)
 		return 0;
 	if (s->what == LK_LABEL)
 		return id.label[0] && !strcmp(id.label, s->value);
@@ -782,10 +992,10 @@ static int match_entry(struct scan *s, const char *name, dev_t dev)
 	switch (s->what) {
 	case LK_UUID:
 	case LK_LABEL:
-		return !skip_for_probe(name) && match_content(s, dev);
+		return !skip_for_probe(name) && !udev_skips(dev) && match_content(s, dev);
 	case LK_PARTUUID:
 	case LK_PARTLABEL:
-		return match_partition(s, name);
+		return match_partition(s, name, dev);
 	case LK_DMNAME:
 		return match_dm_name(s, name);
 	}
@@ -1000,13 +1210,7 @@ static int resolve_tag_scan(enum lookup what, const char *raw, int links, dev_t 
 		s.all = all->all;
 		s.cap = all->cap;
 	}
-	if (what == LK_UUID || what == LK_LABEL) {
-		s.buf = malloc(PROBE_HEAD_LEN);
-		if (!s.buf)
-			return -ENOMEM;
-	}
 	r = scan_block(&s, &dev);
-	free(s.buf);
 	if (all)
 		all->n = s.n;
 	if (have_link) {
@@ -1133,15 +1337,17 @@ int devname_resolve_uuid(const char *uuid, dev_t *ret_dev)
 
 	if (!uuid || !*uuid)
 		return -EINVAL;
+	lookup_start();
 	r = resolve_tag(LK_UUID, uuid, 0, &dev);
+	lookup_end();
 	if (r < 0)
 		return r;
 	*ret_dev = dev;
 	return 0;
 }
 
-/* Every device a tag names, by content; kernel-doc in devname.h. */
-int devname_resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *ret_n)
+/* devname_resolve_all() within one lookup */
+static int resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *ret_n)
 {
 	static const struct {
 		const char *prefix;
@@ -1194,6 +1400,17 @@ int devname_resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *r
 	return 0;
 }
 
+/* Every device a tag names, by content; kernel-doc in devname.h. */
+int devname_resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *ret_n)
+{
+	int r;
+
+	lookup_start();
+	r = resolve_all(spec, ret_devs, cap, ret_n);
+	lookup_end();
+	return r;
+}
+
 /* udev's link for a tag spec; kernel-doc in devname.h. */
 int devname_link(const char *spec, dev_t *ret_dev)
 {
@@ -1244,7 +1461,9 @@ int devname_resolve(const char *spec, dev_t *ret_dev)
 
 	if (!spec || !*spec || strlen(spec) >= PATH_MAX)
 		return -EINVAL;
+	lookup_start();
 	r = resolve(spec, &dev);
+	lookup_end();
 	if (r < 0)
 		return r;
 	*ret_dev = dev;

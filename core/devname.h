@@ -29,8 +29,10 @@
  * members of dm or md devices: the holder is the real thing), disks with
  * partitions, empty devices and floppies; UUID= and LABEL= also skip any device
  * that carries an md RAID superblock (0.90, 1.0, 1.1 or 1.2, see probe_md()),
- * a member of an array not assembled yet.  Only block device numbers are
- * returned; nothing is opened for writing.
+ * a member of an array not assembled yet.  Devices udev marks as not to be
+ * probed are not read, nor those that do not answer within devname_probe_ms:
+ * devname_skipped() names them.  Only block device numbers are returned;
+ * nothing is opened for writing.
  *
  * Return: 0; -ENOENT when no such device exists (yet): the caller may wait and
  * retry; -EINVAL when @spec is malformed (including ".." in a path);
@@ -86,8 +88,10 @@ struct probe_id;
  * @dev: the device number
  * @ret_id: the UUID and label probe_fs() finds (swap area, ext2/3/4, xfs, btrfs)
  *
+ * Read in a child process, as the scans read (devname_skipped()).
  * Return: 1 with @ret_id filled; 0 when nothing is recognised, or the device is
- * an md RAID member; -errno from devname_open() or read().  Does not log.
+ * an md RAID member; -ETIMEDOUT when it did not answer within devname_probe_ms;
+ * -errno from devname_open() or read().  Does not log.
  */
 int devname_probe(dev_t dev, struct probe_id *ret_id);
 
@@ -127,8 +131,64 @@ int devname_size(int fd, unsigned long long *ret_bytes);
  */
 const char *devname_name(dev_t dev, char *buf, size_t len);
 
+/* Why a lookup did not read a device (struct devname_skip). */
+enum devname_skip_reason {
+	DEVNAME_SKIP_TIMEOUT = 1,	/* it did not answer within devname_probe_ms */
+	DEVNAME_SKIP_EARLIER,		/* it did not earlier in this process: not read again */
+	DEVNAME_SKIP_UDEV,		/* udev's database says not to probe it: @flag */
+	DEVNAME_SKIP_NOREADER,		/* no process to read it could be started: @err */
+};
+
+struct devname_skip {
+	dev_t dev;
+	enum devname_skip_reason reason;
+	int err;			/* DEVNAME_SKIP_NOREADER: -errno of fork() or pipe() */
+	char flag[64];			/* DEVNAME_SKIP_UDEV: e.g. "DM_NOSCAN=1" */
+};
+
 /*
- * Tests only: a prefix put before every /sys, /dev and /proc path ("" by
+ * How long one device may take to answer a probe: its node opened and its
+ * first 68 KiB (or its partition table) read.  A disk that answers at all does
+ * in milliseconds, a USB stick or a waking disk in well under a second; by the
+ * time a device shows in sysfs at boot, the kernel has read its partition
+ * table.  3 s fits within torpor.wait='s default 5 s, so that one dead
+ * device leaves the boot time to find the others, and costs each lookup once:
+ * a device that did not answer is not read again by the same process.
+ */
+#define DEVNAME_PROBE_MS	3000
+
+/**
+ * devname_skipped() - the devices the last lookup did not read, and why
+ * @ret: up to @cap of them, in the order met
+ * @cap: room in @ret
+ *
+ * A lookup is a call of devname_resolve(), devname_resolve_uuid(),
+ * devname_resolve_all() or devname_probe(); each starts the list anew.  Each
+ * device read there is read in a child process (see deadline.h) that must
+ * answer within devname_probe_ms: a read that never returns (a multipath map
+ * queueing I/O with no path, a dead NBD or iSCSI disk) would hang the caller
+ * for ever.  Also listed: devices udev marks as not to be probed (udevdb.h).
+ * The caller may tell the user; a device skipped may carry what was looked for.
+ * Return: how many were skipped (more than @cap were not kept).
+ */
+size_t devname_skipped(struct devname_skip *ret, size_t cap);
+
+/**
+ * devname_skip_why() - why @k was skipped, for a message
+ * @k: from devname_skipped()
+ * @buf: where to write, e.g. "it did not answer within 3 s", "udev marks it
+ *       not to be probed (DM_NOSCAN=1)"
+ * @len: size of @buf
+ *
+ * Return: @buf, always NUL-terminated when @len > 0.
+ */
+const char *devname_skip_why(const struct devname_skip *k, char *buf, size_t len);
+
+/* the deadline of each device's probe, DEVNAME_PROBE_MS; tests shorten it */
+extern unsigned int devname_probe_ms;
+
+/*
+ * Tests only: a prefix put before every /sys, /dev, /run and /proc path ("" by
  * default).  When non-empty, devname_open() also accepts regular files, so a
  * fake tree of image files can stand in for devices.
  */

@@ -76,12 +76,36 @@ static void show_progress(uint64_t done, uint64_t total)
 static long long wait_deadline;
 
 /*
+ * Say which devices the last lookup, for @what, did not read (a dead disk: it
+ * may carry what was looked for); those udev keeps from probes only in debug.
+ */
+static void say_skipped(const char *what)
+{
+	struct devname_skip k[8];
+	char name[64], why[96];
+	size_t n = devname_skipped(k, 8), i;
+
+	for (i = 0; i < n && i < 8; i++) {
+		devname_name(k[i].dev, name, sizeof(name));
+		devname_skip_why(&k[i], why, sizeof(why));
+		if (k[i].reason == DEVNAME_SKIP_UDEV)
+			msg_debug("skipped %s while looking for %s: %s", name, what, why);
+		else
+			msg_warn("skipped %s while looking for %s: %s", name, what, why);
+	}
+	if (n > 8)
+		msg_warn("skipped %lu more devices while looking for %s", (unsigned long)(n - 8),
+			 what);
+}
+
+/*
  * Wait for the device named @spec to appear, until the shared deadline; with
  * @by_content, @spec is a bare filesystem UUID looked up by content alone.
  */
 static int wait_device(const char *spec, int by_content, int seconds, dev_t *ret_dev)
 {
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	char what[300];
 	int r;
 
 	if (!wait_deadline)
@@ -90,9 +114,12 @@ static int wait_device(const char *spec, int by_content, int seconds, dev_t *ret
 		r = by_content ? devname_resolve_uuid(spec, ret_dev) :
 				 devname_resolve(spec, ret_dev);
 		if (r != -ENOENT || now_ms() >= wait_deadline)
-			return r;
+			break;
 		nanosleep(&ts, NULL);
 	}
+	snprintf(what, sizeof(what), by_content ? "filesystem %s" : "resume device '%s'", spec);
+	say_skipped(what);
+	return r;
 }
 
 /* The image must come from this very kernel build: x86 does not check it itself. */
@@ -267,25 +294,31 @@ static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
 	dev_t devs[BTRFS_DEVS_MAX];
 	uint64_t num = 0;
-	char spec[48];
+	char spec[48], what[64];
 	size_t n = 0;
 	int r;
 
 	snprintf(spec, sizeof(spec), "UUID=%s", uuid);
+	snprintf(what, sizeof(what), "filesystem %s", uuid);
 	if (!wait_deadline)
 		wait_deadline = now_ms() + (long long)wait_seconds * 1000;
 	for (;;) {
 		r = devname_resolve_all(spec, devs, BTRFS_DEVS_MAX, &n);
 		if (r == 0)
 			r = read_btrfs_devs(f, uuid, devs, n, &num);
-		if (r < 0 && r != -ENOENT)
+		if (r < 0 && r != -ENOENT) {
+			say_skipped(what);
 			return r;
-		if (r == 0 && num == n)
+		}
+		if (r == 0 && num == n) {
+			say_skipped(what);
 			return 0;
+		}
 		if (now_ms() >= wait_deadline)
 			break;
 		nanosleep(&ts, NULL);
 	}
+	say_skipped(what);
 	if (r == -ENOENT)
 		return 1;
 	msg_error("filesystem %s (mounted when hibernating) has %llu devices, %llu appeared "
@@ -671,11 +704,14 @@ static int examine_dev(const struct restore_opts *o, dev_t dev)
  */
 static size_t every_device(const char *spec, dev_t *devs, size_t cap)
 {
+	char what[300];
 	size_t i, n = 0;
 	dev_t link;
 
 	if (devname_resolve_all(spec, devs, cap, &n) < 0)
 		n = 0;
+	snprintf(what, sizeof(what), "'%s'", spec);
+	say_skipped(what);
 	if (n < cap && devname_link(spec, &link) == 0) {
 		for (i = 0; i < n && devs[i] != link; i++)
 			;

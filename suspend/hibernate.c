@@ -31,6 +31,7 @@
 #include "fitcheck.h"
 #include "fitsample.h"
 #include "fsstamp.h"
+#include "fsunique.h"
 #include "hibernate.h"
 #include "imagesize.h"
 #include "interrupt.h"
@@ -154,18 +155,44 @@ static void hint_swaps(void)
 }
 
 /*
+ * The devices the last lookup, for @what, did not read (see devname_skipped()):
+ * one that did not answer may carry what was looked for, and a process stuck
+ * reading it would also keep the freeze from completing.  Those udev keeps
+ * from probes are said in debug only.
+ */
+void hibernate_say_skipped(const char *what)
+{
+	struct devname_skip k[8];
+	char name[64], why[96];
+	size_t n = devname_skipped(k, 8), i;
+
+	for (i = 0; i < n && i < 8; i++) {
+		devname_name(k[i].dev, name, sizeof(name));
+		devname_skip_why(&k[i], why, sizeof(why));
+		if (k[i].reason == DEVNAME_SKIP_UDEV)
+			msg_debug("skipped %s while looking for %s: %s", name, what, why);
+		else
+			msg_warn("skipped %s while looking for %s: %s", name, what, why);
+	}
+	if (n > 8)
+		msg_warn("skipped %zu more devices while looking for %s", n - 8, what);
+}
+
+/*
  * resume= names several devices (a copy of a disk, a clone's UUID): the next
  * boot cannot tell which holds the image, so it would discard every one.
  */
 void hibernate_say_ambiguous(const char *spec)
 {
-	char list[160] = "", name[64];
+	char list[160] = "", name[64], what[300];
 	dev_t devs[8];
 	size_t n = 0, i, at = 0;
 
 	/* by content; udev's link may name yet another */
 	if (devname_resolve_all(spec, devs, sizeof(devs) / sizeof(devs[0]), &n) < 0)
 		n = 0;
+	snprintf(what, sizeof(what), "resume device '%s'", spec);
+	hibernate_say_skipped(what);
 	for (i = 0; i < n && at < sizeof(list); i++) {
 		devname_name(devs[i], name, sizeof(name));
 		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "", name);
@@ -220,6 +247,7 @@ int hibernate_check_answers(dev_t dev, const char *what)
 /* Step 1: the swap area, checked before anything else happens (reported). */
 int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 {
+	char what[300];
 	struct stat st;
 	dev_t dev;
 	int r;
@@ -234,6 +262,8 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 		hibernate_say_ambiguous(o->resume);
 		return r;
 	}
+	snprintf(what, sizeof(what), "resume device '%s'", o->resume);
+	hibernate_say_skipped(what);
 	if (r < 0) {
 		msg_error("cannot find resume device '%s': %s", o->resume, msg_errname(r));
 		hint_swaps();
@@ -313,7 +343,17 @@ static int check_next_boot(const struct hib_target *t, const char *spec)
 	struct nextboot nb;
 	char other[64];
 
-	switch (nextboot_check("/proc/cmdline", t->dev, t->offset_pages, spec, &nb)) {
+	enum nextboot_result res = nextboot_check("/proc/cmdline", t->dev, t->offset_pages, spec,
+						  &nb);
+	char what[CMDLINE_RESUME_MAX + 48];
+
+	/* a resume= other than @spec was looked up: what that lookup could not read */
+	if (res != NEXTBOOT_MALFORMED && res != NEXTBOOT_NORESUME && res != NEXTBOOT_UNNAMED &&
+	    strcmp(nb.cl.resume, spec)) {
+		snprintf(what, sizeof(what), "the kernel command line's resume=%s", nb.cl.resume);
+		hibernate_say_skipped(what);
+	}
+	switch (res) {
 	case NEXTBOOT_AGREES:
 	case NEXTBOOT_UNNAMED:
 		return 0;
@@ -493,6 +533,58 @@ static int collect_mounts(struct torpor_image *img)
 	return 0;
 }
 
+/*
+ * The next boot finds each stamped filesystem by its UUID, reading the
+ * devices, and discards the image when a copy (an LVM snapshot, a cloned disk
+ * attached) makes that ambiguous: the same lookup now, to refuse instead.
+ */
+static int check_unique(const struct torpor_image *img)
+{
+	static const char *const fix[] = {
+		[TORPOR_FS_EXT] = "tune2fs -U random DEVICE",
+		[TORPOR_FS_BTRFS] = "btrfstune -u DEVICE",
+		[TORPOR_FS_XFS] = "xfs_admin -U generate DEVICE",
+	};
+	char uuid[37], list[200] = "", name[64], mounted[64];
+	const struct torpor_fsrec *f;
+	struct fsunique_clash c;
+	size_t i, at = 0;
+	int among = 0;
+
+	if (fsunique_check(img->fs, img->meta.nr_fs, hibernate_say_skipped, &c) == 0)
+		return 0;
+	f = &img->fs[c.index];
+	fsstamp_uuid_str(f->uuid, uuid);
+	devname_name(c.mounted, mounted, sizeof(mounted));
+	/* btrfs: every device that shows the same id; else the others, the copies */
+	for (i = 0; i < c.n && at < sizeof(list); i++) {
+		if (c.devs[i] == c.mounted)
+			among = 1;
+		if (c.devs[i] == c.mounted && f->kind != TORPOR_FS_BTRFS)
+			continue;
+		devname_name(c.devs[i], name, sizeof(name));
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "", name);
+	}
+	if (f->kind == TORPOR_FS_BTRFS)
+		msg_error("btrfs %s (mounted from %s): %s show the same device of it (a copy of "
+			  "a disk?): the next boot could not check it and would discard the image",
+			  uuid, mounted, list);
+	else if (among)
+		msg_error("%s filesystem %s mounted from %s is also on %s (a copy: an LVM "
+			  "snapshot, a cloned disk?): the next boot could not tell which one was "
+			  "mounted and would discard the image", fsstamp_kind_name(f->kind), uuid,
+			  mounted, list);
+	else
+		msg_error("%s filesystem %s is mounted from %s, but the next boot would find it "
+			  "on %s and discard the image", fsstamp_kind_name(f->kind), uuid, mounted,
+			  list);
+	msg_hint("detach the copy or remove the snapshot (or deactivate it: 'lvchange -an "
+		 "VG/LV'), or give the copy a UUID of its own ('%s' while it is not mounted), "
+		 "then hibernate again", f->kind < sizeof(fix) / sizeof(fix[0]) && fix[f->kind] ?
+		 fix[f->kind] : "see its filesystem's tools");
+	return -ENOTUNIQ;
+}
+
 static int fill_identity(struct torpor_image *img)
 {
 	struct torpor_meta *m = &img->meta;
@@ -509,7 +601,7 @@ static int fill_identity(struct torpor_image *img)
 	if (collect_mounts(img) < 0)
 		return -EIO;
 	msg_debug("recorded %u mounted filesystems, %u to sync", m->nr_fs, mounts.nr_sync);
-	return 0;
+	return check_unique(img);
 }
 
 /*

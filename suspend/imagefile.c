@@ -531,8 +531,10 @@ static int format_line(const struct imagefile_loc *loc, char *buf, size_t len,
 	if (r >= 0 && printcmd_format(&t, r ? &id : &(struct probe_id){ 0 }, buf, len) == 0) {
 		/* "resume=UUID=<36> resume_offset=N": the next boot must find one device */
 		snprintf(spec, sizeof(spec), "%.41s", buf + strlen("resume="));
-		if (devname_resolve(spec, &dev) != -ENOTUNIQ)
+		if (devname_resolve(spec, &dev) != -ENOTUNIQ) {
+			hibernate_say_skipped(spec);
 			return 1;
+		}
 		if (ret_spec)
 			snprintf(ret_spec, spec_len, "%s", spec);
 		r = -ENOTUNIQ;
@@ -1190,6 +1192,8 @@ int imagefile_check_resume(const struct hib_opts *o, const char *path,
 		hibernate_say_ambiguous(o->resume);
 		return r;
 	}
+	if (o->resume[0])
+		hibernate_say_skipped(o->resume);
 	if (o->resume[0] && (r < 0 || dev != loc->dev)) {
 		msg_error("resume=%s does not name the filesystem of image file '%s' "
 			  "(device %u:%u): the next boot would not find the image", o->resume,

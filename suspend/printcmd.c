@@ -107,6 +107,7 @@ int printcmd_run(const struct hib_opts *opts)
 			hibernate_say_ambiguous(spec);
 			return -ENOTUNIQ;
 		}
+		hibernate_say_skipped(spec);
 	}
 	printf("%s\n", line);
 	return fflush(stdout) == 0 ? 0 : -EIO;

@@ -16,6 +16,11 @@
 #  torpor-suspend, though told --resume=/dev/vdb, must refuse to write an image that
 #  the next boot (which reads the command line's resume=) would discard.  Old torpor
 #  trusted the link on both sides and restored.
+#  Then the root's ext4 disk is copied before hibernating (a clone attached, as an
+#  LVM snapshot would be): boot 6 mounts /dev/vda with its copy on /dev/vdc, and
+#  torpor-suspend must refuse before freezing, naming both devices, and keep the
+#  session running: the next boot would find the filesystem on two devices and
+#  discard the image.  Old torpor hibernated, and that boot discarded the session.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -82,6 +87,18 @@ test_run() {
 	expect_sig SWAPSPACE2 "after the boot with two copies"
 	[ "$(dd if="$T/clone.img" bs=1 skip=4086 count=10 2>/dev/null | tr -d '\000')" = SWAPSPACE2 ] ||
 		fail "the copy of the swap disk still holds an image"
+
+	echo "## a copy of the mounted ext4 disk attached before hibernating"
+	cp "$T/root.img" "$T/clone.img" || fail "cannot copy the disk"
+	boot 6 torpor_test=refused torpor_fs=/dev/vda
+	note_boot 6
+	expect 6 normal-boot fs-mounted workload-started hibernating "suspend-exit 1" token-ok \
+		counter-ok data-ok poweroff
+	expect_not 6 resumed token-bad counter-bad data-bad
+	expect_line 6 "^torpor: ext filesystem [0-9a-f-]+ mounted from /dev/vda is also on /dev/vdc \\(a copy: an LVM snapshot, a cloned disk\\?\\): the next boot could not tell which one was mounted and would discard the image$"
+	expect_line 6 "^torpor: hint: detach the copy or remove the snapshot"
+	expect_no_line 6 "^torpor: freezing" "torpor-suspend refuses before freezing"
+	expect_sig SWAPSPACE2 "after the refusal to hibernate with a copy attached"
 }
 
 test_main

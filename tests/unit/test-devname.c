@@ -6,6 +6,12 @@
  * GPTs broken in the ways that must not crash or over-read, and md RAID members
  * (0.90 in both byte orders, 1.0, 1.1, 1.2) that also show a swap header.
  *
+ * A device whose read never returns is stood in for by a FIFO where the
+ * reader first touches the device (its uevent, for the node's name): opening
+ * it blocks in the kernel, as a read of a dead disk does; an alarm stops the
+ * program should a lookup wait for ever, as it did before the reads had a
+ * deadline.  udev's database (run/udev/data) marks devices not to be probed.
+ *
  * Uses mkswap and mke2fs when installed (else writes the same headers by hand);
  * mdadm --examine, when installed, checks that the md members are real ones.
  * Checks that need real device nodes (mknod) run as root only and are skipped
@@ -14,19 +20,24 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #include "crc32.h"
 #include "devname.h"
+#include "fsunique.h"
 #include "le.h"
+#include "probe.h"
 #include "tap.h"
+#include "udevdb.h"
 
 #define SECTOR		512
 #define GPT_SECTORS	2048		/* 1 MiB disks */
@@ -56,6 +67,7 @@ static int is_root;
 #define U28 "3f1d2c4b-5a69-4788-9abc-def012345628"	/* dm-1, suspended */
 #define U29 "3f1d2c4b-5a69-4788-9abc-def012345629"	/* sdv1, its SCSI disk offline */
 #define U30 "3f1d2c4b-5a69-4788-9abc-def012345630"	/* nvme9n1p1, its controller "live" */
+#define U31 "3f1d2c4b-5a69-4788-9abc-def012345631"	/* sdl and sdm: one btrfs, two devices */
 #define G9 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a09"	/* sdq1 and md126p1 */
 #define MD_SECTORS	2100	/* not a multiple of 128 or 8: the end offsets are rounded */
 #define G1 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a01"
@@ -988,6 +1000,284 @@ static void test_name(void)
 	       "devname: name truncated to the buffer");
 }
 
+static void copy_rel(const char *from, const char *to)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cp '%s/%s' '%s/%s'", root, from, root, to);
+	if (run(cmd) != 0)
+		die(cmd);
+}
+
+/* A btrfs superblock of device @devid of @num devices. */
+static void make_btrfs_dev(const char *rel, const char *uuid, uint64_t devid, uint64_t num)
+{
+	size_t len = 65536 + 8192;
+	uint8_t *b = calloc(1, len);
+
+	memcpy(b + 65536 + 0x40, "_BHRfS_M", 8);
+	uuid_bytes(uuid, b + 65536 + 0x20);
+	put_le64(b + 65536 + 0x88, num);
+	put_le64(b + 65536 + 0xc9, devid);
+	put_file(rel, b, len);
+	free(b);
+}
+
+static int lookups;
+
+static void count_lookup(const char *what)
+{
+	(void)what;
+	lookups++;
+}
+
+static struct torpor_fsrec fsrec(uint32_t kind, const char *uuid, unsigned int maj,
+				 unsigned int min)
+{
+	struct torpor_fsrec f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = kind;
+	f.dev = maj << 20 | min;
+	uuid_bytes(uuid, f.uuid);
+	return f;
+}
+
+/* torpor-suspend's check that the next boot finds each stamped filesystem alone (issue 22) */
+static void test_fsunique(void)
+{
+	struct torpor_fsrec fs[3];
+	struct fsunique_clash c;
+	int r;
+
+	fs[0] = fsrec(TORPOR_FS_EXT, U2, 254, 2);
+	fs[1] = fsrec(TORPOR_FS_XFS, U5, 254, 32);
+	fs[2] = fsrec(TORPOR_FS_BTRFS, U6, 254, 48);
+	lookups = 0;
+	tap_ok(fsunique_check(fs, 3, count_lookup, &c) == 0 && lookups == 3,
+	       "fsunique: ext4, xfs and btrfs each on its own device: 0, a lookup each");
+	fs[2] = fsrec(TORPOR_FS_EXT, "3f1d2c4b-5a69-4788-9abc-def0123456ff", 254, 99);
+	tap_ok(fsunique_check(fs, 3, NULL, &c) == 0,
+	       "fsunique: a filesystem no device shows by content is left to the boot");
+
+	/* a copy of the ext4 disk attached, as 60-ext-clone.sh does */
+	add_dev("sdj", NULL, 0, 8, 144, 16384);
+	copy_rel("dev/vda2", "dev/sdj");
+	r = fsunique_check(fs, 3, NULL, &c);
+	tap_ok(r == -ENOTUNIQ && c.index == 0 && c.mounted == makedev(254, 2) && c.n == 2 &&
+	       ((c.devs[0] == makedev(254, 2) && c.devs[1] == makedev(8, 144)) ||
+		(c.devs[1] == makedev(254, 2) && c.devs[0] == makedev(8, 144))),
+	       "fsunique: an ext4 on two devices: -ENOTUNIQ, both named (got %d, %zu)", r, c.n);
+	unlink_rel("sys/class/block/sdj");
+
+	/* mounted from a device the scan does not see, while another carries it */
+	fs[1] = fsrec(TORPOR_FS_XFS, U5, 254, 99);
+	r = fsunique_check(fs + 1, 1, NULL, &c);
+	tap_ok(r == -ENOTUNIQ && c.n == 1 && c.devs[0] == makedev(254, 32) &&
+	       c.mounted == makedev(254, 99),
+	       "fsunique: xfs found on another device than its own: -ENOTUNIQ (got %d)", r);
+
+	/* btrfs: two devices of one filesystem are fine, a copy of one is not */
+	add_dev("sdl", NULL, 0, 8, 176, 144);
+	add_dev("sdm", NULL, 0, 8, 192, 144);
+	make_btrfs_dev("dev/sdl", U31, 1, 2);
+	make_btrfs_dev("dev/sdm", U31, 2, 2);
+	fs[0] = fsrec(TORPOR_FS_BTRFS, U31, 8, 176);
+	tap_ok(fsunique_check(fs, 1, NULL, &c) == 0,
+	       "fsunique: a btrfs on two devices, ids 1 and 2: 0");
+	add_dev("sdn", NULL, 0, 8, 208, 144);
+	copy_rel("dev/sdm", "dev/sdn");
+	r = fsunique_check(fs, 1, NULL, &c);
+	tap_ok(r == -ENOTUNIQ && c.n == 2 &&
+	       ((c.devs[0] == makedev(8, 192) && c.devs[1] == makedev(8, 208)) ||
+		(c.devs[1] == makedev(8, 192) && c.devs[0] == makedev(8, 208))),
+	       "fsunique: a copy of one of its devices: -ENOTUNIQ, the two with id 2 named "
+	       "(got %d, %zu)", r, c.n);
+	unlink_rel("sys/class/block/sdl");
+	unlink_rel("sys/class/block/sdm");
+	unlink_rel("sys/class/block/sdn");
+}
+
+/* The devices the last lookup skipped, as "MAJ:MIN/reason[/flag]" separated by spaces. */
+static const char *skipped(void)
+{
+	static char out[256];
+	struct devname_skip k[8];
+	size_t n = devname_skipped(k, 8), i, at = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < n && i < 8 && at < sizeof(out); i++)
+		at += snprintf(out + at, sizeof(out) - at, "%s%u:%u/%s%s%s", i ? " " : "",
+			       major(k[i].dev), minor(k[i].dev),
+			       k[i].reason == DEVNAME_SKIP_TIMEOUT ? "timeout" :
+			       k[i].reason == DEVNAME_SKIP_EARLIER ? "earlier" :
+			       k[i].reason == DEVNAME_SKIP_UDEV ? "udev" : "noreader",
+			       k[i].flag[0] ? "/" : "", k[i].flag);
+	return out;
+}
+
+static void test_udevdb(void)
+{
+	char flag[64], long_line[700], text[1600];
+
+	put_text("run/udev/data/t1", "S:disk/by-id/x\nI:1234\nE:ID_SERIAL=abc\nE:DM_NOSCAN=1\n");
+	snprintf(text, sizeof(text), "%s/run/udev/data", root);
+	tap_ok(udevdb_no_probe(text, flag, sizeof(flag)) == -EISDIR,
+	       "udevdb: a record that cannot be read: -errno");
+	snprintf(text, sizeof(text), "%s/run/udev/data/t1", root);
+	tap_ok(udevdb_no_probe(text, flag, sizeof(flag)) == 1 && !strcmp(flag, "DM_NOSCAN=1"),
+	       "udevdb: E:DM_NOSCAN=1 says not to probe");
+	put_text("run/udev/data/t2", "E:DM_NOSCAN=10\nE:XDM_NOSCAN=1\nS:E:DM_NOSCAN=1\n"
+		 "E:DM_NOSCAN=0\nE:SYSTEMD_READY=0\nE:ID_FS_TYPE=mpath_member2\n");
+	snprintf(text, sizeof(text), "%s/run/udev/data/t2", root);
+	tap_ok(udevdb_no_probe(text, flag, sizeof(flag)) == 0,
+	       "udevdb: only whole properties with their value count; SYSTEMD_READY=0 does not");
+	memset(long_line, 'x', sizeof(long_line) - 1);
+	long_line[sizeof(long_line) - 1] = '\0';
+	snprintf(text, sizeof(text), "S:%s\nE:DM_NOSCAN=1%s\nE:ID_FS_TYPE=mpath_member", long_line,
+		 long_line);
+	put_text("run/udev/data/t3", text);
+	snprintf(text, sizeof(text), "%s/run/udev/data/t3", root);
+	tap_ok(udevdb_no_probe(text, flag, sizeof(flag)) == 1 &&
+	       !strcmp(flag, "ID_FS_TYPE=mpath_member"),
+	       "udevdb: lines longer than its buffer are skipped whole; a last line without "
+	       "a newline counts (got %s)", flag);
+	snprintf(text, sizeof(text), "%s/run/udev/data/none", root);
+	tap_ok(udevdb_no_probe(text, flag, sizeof(flag)) == 0, "udevdb: no record: 0");
+	unlink_rel("run/udev/data/t1");
+	unlink_rel("run/udev/data/t2");
+	unlink_rel("run/udev/data/t3");
+}
+
+/* udev's database in the fake tree keeps devices from being probed. */
+static void test_udev_flags(void)
+{
+	dev_t dev = 0;
+	int r;
+
+	/* by content only: test_nodes() left a by-uuid link to yet another device */
+	put_text("run/udev/data/b8:16", "S:disk/by-id/scsi-x\nE:DM_MULTIPATH_DEVICE_PATH=1\n");
+	r = devname_resolve_uuid(U7, &dev);
+	tap_ok(r == 0 && dev == makedev(8, 0),
+	       "devname: a copy udev calls a multipath path is not read (got %d)", r);
+	tap_ok(!strcmp(skipped(), "8:16/udev/DM_MULTIPATH_DEVICE_PATH=1"),
+	       "devname: the lookup names it and udev's flag (%s)", skipped());
+	unlink_rel("run/udev/data/b8:16");
+	tap_ok(devname_resolve_uuid(U7, &dev) == -ENOTUNIQ && !skipped()[0],
+	       "devname: without the flag both copies are read");
+
+	put_text("run/udev/data/b253:0", "E:DM_NAME=cryptswap\nE:DM_NOSCAN=1");
+	expect("UUID=" U8, -ENOENT, 0, 0, "a dm device with DM_NOSCAN=1 is not read");
+	tap_ok(!strcmp(skipped(), "253:0/udev/DM_NOSCAN=1"), "devname: named (%s)", skipped());
+	unlink_rel("run/udev/data/b253:0");
+
+	put_text("run/udev/data/b254:48", "E:SYSTEMD_READY=0\nE:ID_BTRFS_READY=0\n");
+	expect("UUID=" U6, 0, 254, 48, "SYSTEMD_READY=0 (a btrfs lacking a device) is read");
+	unlink_rel("run/udev/data/b254:48");
+
+	/* a partition's table is its disk's: a flag on either keeps it unread */
+	put_text("run/udev/data/b254:0", "E:UDEV_DISABLE_PERSISTENT_STORAGE_BLKID_FLAG=1\n");
+	expect("PARTUUID=" G2, -ENOENT, 0, 0, "a partition of a disk udev does not probe");
+	tap_ok(strstr(skipped(), "254:0/udev/UDEV_DISABLE_PERSISTENT_STORAGE_BLKID_FLAG=1") != NULL,
+	       "devname: the disk is named (%s)", skipped());
+	unlink_rel("run/udev/data/b254:0");
+	put_text("run/udev/data/b254:2", "E:DM_UDEV_DISABLE_OTHER_RULES_FLAG=1\n");
+	expect("PARTLABEL=rootfs", -ENOENT, 0, 0, "a partition udev does not probe");
+	unlink_rel("run/udev/data/b254:2");
+	expect("PARTUUID=" G2, 0, 254, 2, "without the flags the partition is found");
+}
+
+static long long now_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "not ok - devname: a lookup waited for ever on a device "
+				  "that does not answer (alarm)\n";
+
+	(void)sig;
+	(void)!write(1, msg, sizeof(msg) - 1);
+	_exit(1);
+}
+
+static void put_fifo(const char *rel)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	if (unlink(p) < 0 || mkfifo(p, 0600) < 0)
+		die(p);
+}
+
+/*
+ * sdh and its partition sdh1 never answer: the reader blocks opening the FIFO
+ * that stands for each one's uevent.  Nothing here may ask for their names in
+ * this process (devname_name() reads uevent too).
+ */
+static void test_hang(void)
+{
+	struct probe_id id;
+	long long t0, ms;
+	dev_t dev = 0;
+	int r;
+
+	add_dev("sdh", NULL, 0, 8, 112, GPT_SECTORS);
+	add_dev("sdh1", "sdh", 1, 8, 113, 128);
+	put_fifo("sys/devices/virtual/block/sdh/uevent");
+	put_fifo("sys/devices/virtual/block/sdh/sdh1/uevent");
+	devname_probe_ms = 300;
+	signal(SIGALRM, on_alarm);
+	alarm(60);
+
+	t0 = now_ms();
+	r = devname_resolve("UUID=" U2, &dev);
+	ms = now_ms() - t0;
+	tap_ok(r == 0 && dev == makedev(254, 2),
+	       "devname: a device that never answers does not stop a UUID= scan (got %d)", r);
+	tap_ok(ms >= 290 && ms < 300 + 10000, "devname: it cost the deadline, 300 ms (%lld ms)",
+	       ms);
+	tap_ok(!strcmp(skipped(), "8:113/timeout"), "devname: the lookup names it (%s)",
+	       skipped());
+
+	t0 = now_ms();
+	r = devname_resolve("LABEL=xfslabel", &dev);
+	ms = now_ms() - t0;
+	tap_ok(r == 0 && dev == makedev(254, 32) && !strcmp(skipped(), "8:113/earlier"),
+	       "devname: the next lookup does not read it again (%s, %lld ms)", skipped(), ms);
+
+	r = devname_resolve("PARTUUID=" G2, &dev);
+	tap_ok(r == 0 && dev == makedev(254, 2) && !strcmp(skipped(), "8:112/timeout"),
+	       "devname: a disk whose table never comes does not stop a PARTUUID= scan (%s)",
+	       skipped());
+	r = devname_resolve("UUID=" U1, &dev);
+	tap_ok(r == 0 && dev == makedev(254, 1), "devname: and the scans go on (got %d)", r);
+	r = devname_probe(makedev(8, 113), &id);
+	tap_ok(r == -ETIMEDOUT && !strcmp(skipped(), "8:113/earlier"),
+	       "devname: devname_probe() of it: -ETIMEDOUT (got %d)", r);
+	alarm(0);
+	{
+		struct devname_skip k = { .dev = makedev(8, 113), .reason = DEVNAME_SKIP_TIMEOUT };
+		char why[96];
+
+		tap_ok(!strcmp(devname_skip_why(&k, why, sizeof(why)),
+			       "it did not answer within 300 ms"), "devname: why: %s", why);
+		devname_probe_ms = DEVNAME_PROBE_MS;
+		k.reason = DEVNAME_SKIP_EARLIER;
+		tap_ok(!strcmp(devname_skip_why(&k, why, sizeof(why)),
+			       "it did not answer within 3 s"), "devname: why: %s", why);
+		k.reason = DEVNAME_SKIP_NOREADER;
+		k.err = -EAGAIN;
+		tap_ok(!strcmp(devname_skip_why(&k, why, sizeof(why)),
+			       "no process to read it could be started: resource temporarily "
+			       "unavailable"), "devname: why: %s", why);
+	}
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -1010,6 +1300,10 @@ int main(void)
 	test_nodes();
 	test_open();
 	test_name();
+	test_fsunique();
+	test_udevdb();
+	test_udev_flags();
+	test_hang();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)

@@ -557,6 +557,44 @@ static void case_ambiguous_other(void)
 		"doubts: the hook names UUID= that two devices carry: both images discarded");
 }
 
+/*
+ * 8. Devices the lookup for resume= did not read are named (issue 22): here one
+ * that udev marks as a multipath path, in debug (a timeout is a warning; the
+ * text of each reason is checked in test-devname).  The copy it carries is
+ * not read, so the resume device is not ambiguous: noresume discards vdm's image.
+ */
+static void case_skipped_named(void)
+{
+	char *argv[] = { "torpor-resume", NULL };
+	char log[PATH_MAX], text[8192];
+	int fd, saved;
+	ssize_t n;
+
+	put_image("vdm", UD, 0);
+	put_image("vdn", UD, 0);
+	put_text("run/udev/data/b254:208", "E:DM_MULTIPATH_DEVICE_PATH=1\n");
+	snprintf(log, sizeof(log), "%s/stderr", root);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (saved < 0 || fd < 0 || dup2(fd, 2) < 0)
+		die(log);
+	run_main("resume=UUID=" UD " noresume torpor.debug", 1, argv);
+	msg_set_debug(0);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	close(fd);
+	text[n > 0 ? n : 0] = 0;
+	fputs(text, stderr);
+	verdict(!strstr(text, "skipped /dev/vdn while looking for resume device 'UUID=" UD "': "
+			"udev marks it not to be probed (DM_MULTIPATH_DEVICE_PATH=1)\n"),
+		"doubts: a device the lookup did not read is named, and why");
+	verdict(has_image("vdm", 0) || !has_image("vdn", 0),
+		"doubts: the copy udev calls a multipath path is left alone; noresume discards vdm's");
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "/tmp/torpor-review-XXXXXX");
@@ -593,5 +631,6 @@ int main(void)
 	case_unseen();
 	case_offset_wrap();
 	case_format1();
+	case_skipped_named();
 	return tap_done();
 }

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fsunique.c - each stamped filesystem where the next boot will look for it
+ *
+ * torpor-resume finds each recorded filesystem by its UUID, reading the
+ * devices (resume/restore.c check_filesystems()): an ext or xfs one must be on
+ * exactly one device, and each device of a btrfs one must be a different
+ * device of it (check_btrfs()).  A copy (an LVM snapshot of the root, a cloned
+ * disk attached) makes it discard the image, and the session is lost.  So the
+ * same lookup is made before the freeze, while torpor-suspend can still refuse.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "blkio.h"
+#include "devname.h"
+#include "fsstamp.h"
+#include "fsunique.h"
+
+/* struct torpor_fsrec's device number: major << 20 | minor */
+static dev_t rec_dev(uint32_t key)
+{
+	return makedev(key >> 20, key & 0xfffff);
+}
+
+/* The btrfs device id on @dev, as check_btrfs() reads it: 0 and *@ret_id, or -errno. */
+static int btrfs_devid(dev_t dev, uint8_t *buf, uint64_t *ret_id)
+{
+	struct torpor_fsrec now;
+	uint64_t num;
+	int fd, r;
+
+	fd = devname_open(dev, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	r = fsstamp_read_buf(fd, buf, FSSTAMP_NO_LOG_HEAD, &now);
+	close(fd);
+	if (r == 0)
+		r = fsstamp_btrfs_dev(buf, FSSTAMP_READ_BYTES, ret_id, &num);
+	return r;
+}
+
+/*
+ * Keep in @c only the devices that show the same btrfs device id as another
+ * (a copy); 1 when there are such, 0 when each is a device of its own.
+ */
+static int btrfs_copies(struct fsunique_clash *c)
+{
+	uint64_t ids[FSUNIQUE_DEVS_MAX];
+	int ok[FSUNIQUE_DEVS_MAX], dup[FSUNIQUE_DEVS_MAX];
+	size_t i, j, n = 0;
+	uint8_t *buf;
+
+	buf = blkio_alloc(FSSTAMP_READ_BYTES);
+	if (!buf)
+		return 0;
+	for (i = 0; i < c->n; i++) {
+		ok[i] = btrfs_devid(c->devs[i], buf, &ids[i]) == 0;
+		dup[i] = 0;
+	}
+	blkio_free(buf, FSSTAMP_READ_BYTES);
+	for (i = 0; i < c->n; i++)
+		for (j = i + 1; j < c->n; j++)
+			if (ok[i] && ok[j] && ids[i] == ids[j])
+				dup[i] = dup[j] = 1;
+	for (i = 0; i < c->n; i++)
+		if (dup[i])
+			c->devs[n++] = c->devs[i];
+	c->n = n;
+	return n > 0;
+}
+
+/**
+ * fsunique_check() - would the next boot find each filesystem of @fs on its own?
+ * @fs: the stamps (mounts_collect())
+ * @nr_fs: how many
+ * @after_lookup: called after each lookup with what was looked for, so that
+ *                the caller can name the devices it skipped (devname_skipped())
+ * @ret: the first one that it would not find alone, when -ENOTUNIQ is returned
+ *
+ * An ext or xfs filesystem must be on exactly one device, by content, and that
+ * the one it is mounted from; no two devices of a btrfs may show the same
+ * device id.  One that no device shows by content is left to the boot's wait.
+ * Return: 0, or -ENOTUNIQ with *@ret.
+ */
+int fsunique_check(const struct torpor_fsrec *fs, uint32_t nr_fs,
+		   void (*after_lookup)(const char *what), struct fsunique_clash *ret)
+{
+	struct fsunique_clash c;
+	char uuid[37], spec[48], what[64];
+	uint32_t i;
+	int r;
+
+	for (i = 0; i < nr_fs; i++) {
+		fsstamp_uuid_str(fs[i].uuid, uuid);
+		snprintf(spec, sizeof(spec), "UUID=%s", uuid);
+		snprintf(what, sizeof(what), "filesystem %s", uuid);
+		memset(&c, 0, sizeof(c));
+		c.index = i;
+		c.mounted = rec_dev(fs[i].dev);
+		r = devname_resolve_all(spec, c.devs, FSUNIQUE_DEVS_MAX, &c.n);
+		if (after_lookup)
+			after_lookup(what);
+		if (r < 0 || c.n == 0)
+			continue;
+		if (fs[i].kind == TORPOR_FS_BTRFS) {
+			if (c.n < 2 || !btrfs_copies(&c))
+				continue;
+		} else if (c.n == 1 && c.devs[0] == c.mounted) {
+			continue;
+		}
+		*ret = c;
+		return -ENOTUNIQ;
+	}
+	return 0;
+}
