@@ -168,7 +168,10 @@ $(B)/tests-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_SRCS) $(SUSP
 check-klibc: $(B)/torpor-resume
 	$(Q)file $(B)/torpor-resume | grep -q 'statically linked' || { echo "torpor-resume is not static" >&2; exit 1; }
 	$(Q)! strings $(B)/torpor-resume | grep -qi 'glibc\|GNU C Library' || { echo "torpor-resume contains glibc" >&2; exit 1; }
-	@echo "torpor-resume: static, klibc only"
+	$(Q)v=$$(sed -n 's/^#define TORPOR_FORMAT_VERSION[[:space:]]*\([0-9]*\).*/\1/p' core/image.h); \
+		[ -n "$$v" ] && strings $(B)/torpor-resume | grep -qx "torpor-resume image-format=$$v" || \
+		{ echo "torpor-resume lacks its marker 'torpor-resume image-format=$$v' (core/image.h)" >&2; exit 1; }
+	@echo "torpor-resume: static, klibc only, marked image-format=$$(sed -n 's/^#define TORPOR_FORMAT_VERSION[[:space:]]*\([0-9]*\).*/\1/p' core/image.h)"
 
 # the installed torpor-suspend has no fault injection; the test build has
 check-hooks: $(B)/torpor-suspend $(B)/test/torpor-suspend
