@@ -127,6 +127,9 @@ $(B)/klibc/libcore.a: $(KLIBC_CORE_OBJS)
 # the configuration file's place is built in; install-vars remakes main.o when it changes
 $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: CPPFLAGS += -DSYSCONFDIR='"$(SYSCONFDIR)"'
 $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: $(B)/install-vars
+# and where torpor-resume sits in the initramfs, which hibernate.c checks
+$(B)/glibc/suspend/hibernate.o $(B)/test/suspend/hibernate.o: CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
+$(B)/glibc/suspend/hibernate.o $(B)/test/suspend/hibernate.o: $(B)/install-vars
 
 $(B)/torpor-suspend: $(SUSPEND_OBJS) $(B)/glibc/libcore.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -llz4
@@ -292,7 +295,8 @@ FORCE:
 
 $(HOOK_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
-	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
+	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
+		-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< >$@
 
 # systemd: the sleep runner and the drop-ins that make the sleep services run it
 SLEEP_VERBS := hibernate hybrid-sleep suspend-then-hibernate
