@@ -297,7 +297,7 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 		return -ENOEXEC;
 	}
 	if (o->check_only)
-		msg_info("initramfs '%s' has torpor-resume for image format %d and %s's hook", path,
+		msg_info("initramfs '%s' has torpor-resume for image format %d and the %s hook", path,
 			 TORPOR_FORMAT_VERSION, initramfs_host_name(rep.hook_host));
 	return 0;
 }
