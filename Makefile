@@ -127,6 +127,9 @@ $(B)/klibc/libcore.a: $(KLIBC_CORE_OBJS)
 # the configuration file's place is built in; install-vars remakes main.o when it changes
 $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: CPPFLAGS += -DSYSCONFDIR='"$(SYSCONFDIR)"'
 $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: $(B)/install-vars
+# and where torpor-resume sits in the initramfs, which hibernate.c checks
+$(B)/glibc/suspend/hibernate.o $(B)/test/suspend/hibernate.o: CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
+$(B)/glibc/suspend/hibernate.o $(B)/test/suspend/hibernate.o: $(B)/install-vars
 
 $(B)/torpor-suspend: $(SUSPEND_OBJS) $(B)/glibc/libcore.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -llz4
@@ -168,7 +171,10 @@ $(B)/tests-asan/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_SRCS) $(SUSP
 check-klibc: $(B)/torpor-resume
 	$(Q)file $(B)/torpor-resume | grep -q 'statically linked' || { echo "torpor-resume is not static" >&2; exit 1; }
 	$(Q)! strings $(B)/torpor-resume | grep -qi 'glibc\|GNU C Library' || { echo "torpor-resume contains glibc" >&2; exit 1; }
-	@echo "torpor-resume: static, klibc only"
+	$(Q)v=$$(sed -n 's/^#define TORPOR_FORMAT_VERSION[[:space:]]*\([0-9]*\).*/\1/p' core/image.h); \
+		[ -n "$$v" ] && strings $(B)/torpor-resume | grep -qx "torpor-resume image-format=$$v" || \
+		{ echo "torpor-resume lacks its marker 'torpor-resume image-format=$$v' (core/image.h)" >&2; exit 1; }
+	@echo "torpor-resume: static, klibc only, marked image-format=$$(sed -n 's/^#define TORPOR_FORMAT_VERSION[[:space:]]*\([0-9]*\).*/\1/p' core/image.h)"
 
 # the installed torpor-suspend has no fault injection; the test build has
 check-hooks: $(B)/torpor-suspend $(B)/test/torpor-suspend
@@ -185,7 +191,7 @@ check:
 	$(Q)sh tests/deps.sh check
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
-		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/resume-args.sh \
+		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/dracut-check.sh tests/unit/resume-args.sh \
 		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh tests/unit/build-check.sh tests/shellcheck.sh
 
 # the man pages: groff finds no warning, and every option and key is documented
@@ -303,7 +309,8 @@ FORCE:
 
 $(HOOK_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
-	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
+	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
+		-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< >$@
 
 # systemd: the sleep runner and the drop-ins that make the sleep services run it
 SLEEP_VERBS := hibernate hybrid-sleep suspend-then-hibernate

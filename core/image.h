@@ -65,6 +65,16 @@
 #define TORPOR_ROOT_MAGIC	"TORPORRT"
 #define TORPOR_META_MAGIC	"TORPORMT"
 #define TORPOR_FORMAT_VERSION	2
+/*
+ * torpor-resume carries this string (NUL-terminated) in its bytes: the image
+ * formats it reads, decimal, separated by commas.  torpor-suspend looks for it in
+ * the initramfs before it hibernates (suspend/initramfs.c); make check-klibc
+ * checks that the binary holds it.
+ */
+#define TORPOR_MARKER_PREFIX	"torpor-resume image-format="
+#define TORPOR_STR_(x)		#x
+#define TORPOR_STR(x)		TORPOR_STR_(x)
+#define TORPOR_RESUME_MARKER	TORPOR_MARKER_PREFIX TORPOR_STR(TORPOR_FORMAT_VERSION)
 #define TORPOR_ROOT_EXTENTS	64		/* meta blob extents the root can name */
 #define TORPOR_BLOCK_PAGES	64		/* 256 KiB blocks with 4 KiB pages */
 #define TORPOR_BLOCK_PAGES_MAX	1024

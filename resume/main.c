@@ -34,10 +34,18 @@
 
 #include "cmdline.h"
 #include "decimal.h"
+#include "image.h"
 #include "msg.h"
 #include "restore.h"
 
 #define DEFAULT_WAIT 5
+
+/*
+ * The image format this binary reads, where torpor-suspend finds it in the
+ * initramfs: it refuses to hibernate when the torpor-resume there reads another
+ * (an initramfs built before an upgrade).  Kept by "used" though nothing reads it.
+ */
+__attribute__((used)) static const char format_marker[] = TORPOR_RESUME_MARKER;
 
 static void usage(void)
 {

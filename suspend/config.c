@@ -26,6 +26,7 @@ enum key {
 	K_THREADS,
 	K_IMAGE_FILE,
 	K_DISCARD_AFTER_RESUME,
+	K_INITRAMFS,
 	K_COUNT,
 };
 
@@ -39,6 +40,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_THREADS] = "threads",
 	[K_IMAGE_FILE] = "image_file",
 	[K_DISCARD_AFTER_RESUME] = "discard_after_resume",
+	[K_INITRAMFS] = "initramfs",
 };
 
 static int is_blank(char c)
@@ -209,6 +211,12 @@ static int set_value(struct config *c, int key, const char *s, size_t n)
 	case K_DISCARD_AFTER_RESUME:
 		c->has_discard_after_resume = 1;
 		return config_parse_bool(v, &c->discard_after_resume);
+	case K_INITRAMFS:
+		if (n >= sizeof(c->initramfs) || v[0] != '/')
+			return -EINVAL;
+		memcpy(c->initramfs, v, n + 1);
+		c->has_initramfs = 1;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -370,6 +378,10 @@ void config_override(struct config *base, const struct config *over)
 		base->discard_after_resume = over->discard_after_resume;
 		base->has_discard_after_resume = 1;
 	}
+	if (over->has_initramfs) {
+		memcpy(base->initramfs, over->initramfs, sizeof(base->initramfs));
+		base->has_initramfs = 1;
+	}
 }
 
 static const char *bad_value_why(const char *key)
@@ -395,6 +407,8 @@ static const char *bad_value_why(const char *key)
 		return "not an absolute path of at most 255 bytes";
 	case K_DISCARD_AFTER_RESUME:
 		return "not 'yes' or 'no'";
+	case K_INITRAMFS:
+		return "not an absolute path of at most 255 bytes";
 	}
 	return "invalid";
 }
@@ -440,7 +454,8 @@ const char *config_hint(const struct config_error *e, char *buf, size_t len)
 	switch (e->kind) {
 	case CONFIG_E_UNKNOWN_KEY:
 		snprintf(buf, len, "the keys are resume, resume_offset, poweroff, image_size, "
-			 "progress, compress, threads, image_file and discard_after_resume "
+			 "progress, compress, threads, image_file, discard_after_resume and "
+			 "initramfs "
 			 "(see torpor.conf(5))");
 		break;
 	case CONFIG_E_EMPTY_VALUE:

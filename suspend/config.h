@@ -52,6 +52,8 @@ struct config {
 	int has_image_file;
 	int discard_after_resume;		/* 1: discard the image file's pages after */
 	int has_discard_after_resume;
+	char initramfs[CONFIG_PATH_MAX];	/* absolute path of the next boot's initramfs */
+	int has_initramfs;
 };
 
 enum config_err_kind {

@@ -33,7 +33,9 @@
 #include "fsstamp.h"
 #include "fsunique.h"
 #include "hibernate.h"
+#include "decompress.h"
 #include "imagesize.h"
+#include "initramfs.h"
 #include "interrupt.h"
 #include "latecheck.h"
 #include "mountinfo.h"
@@ -50,6 +52,11 @@
 #include "testhook.h"
 #include "usage.h"
 #include "writer.h"
+
+#ifndef LIBEXECDIR
+#define LIBEXECDIR "/usr/local/lib/torpor"
+#endif
+#define RESUME_BIN LIBEXECDIR "/torpor-resume"
 
 #define MIB(x) ((unsigned long long)((x) >> 20))
 #define MIB_UP(x) ((unsigned long long)(((x) + (1u << 20) - 1) >> 20))
@@ -242,6 +249,138 @@ int hibernate_check_answers(dev_t dev, const char *what)
 			  what, name, msg_errname(r));
 	msg_hint("hibernate into a swap partition, or a swap or image file on a local disk");
 	return -EREMOTEIO;
+}
+
+/* How to rebuild @path with torpor in it, for the generator(s) of @hosts */
+static void hint_rebuild(unsigned hosts, const char *release)
+{
+	if (hosts == INITRAMFS_HOST_ITOOLS) {
+		msg_hint("rebuild it with 'update-initramfs -u -k %s' (torpor's hook is in "
+			 "initramfs-tools' hooks/torpor)", release);
+	} else if (hosts == INITRAMFS_HOST_DRACUT) {
+		msg_hint("rebuild it with 'dracut -f --kver %s': dracut adds torpor when resume= "
+			 "is on the kernel command line or image_file is set in torpor.conf (else "
+			 "add_dracutmodules+=\" torpor \" in /etc/dracut.conf.d/)", release);
+	} else if (hosts == INITRAMFS_HOST_MKINITCPIO) {
+		msg_hint("put torpor in HOOKS of /etc/mkinitcpio.conf (after block, encrypt and "
+			 "lvm2, before filesystems) and rebuild with 'mkinitcpio -P'");
+	} else {
+		msg_hint("rebuild it with torpor's hook: 'update-initramfs -u -k %s' "
+			 "(initramfs-tools), 'dracut -f --kver %s' (dracut: add_dracutmodules+=\" "
+			 "torpor \" if resume= is not on the kernel command line), or 'mkinitcpio "
+			 "-P' with torpor in HOOKS", release, release);
+	}
+}
+
+/* What the initramfs lacks, in words; NULL when it is fine */
+static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf, size_t len)
+{
+	char list[64] = "";
+	size_t at = 0;
+	unsigned v;
+
+	for (v = 1; v < 64; v++)
+		if (rep->formats & (1ull << v))
+			at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%u", at ? ", " : "",
+					       v);
+	switch (rep->verdict) {
+	case INITRAMFS_OK:
+		return NULL;
+	case INITRAMFS_NO_RESUME:
+		snprintf(buf, len, "it has no %s", RESUME_BIN);
+		break;
+	case INITRAMFS_NOT_EXECUTABLE:
+		snprintf(buf, len, "its %s is not an executable file", RESUME_BIN);
+		break;
+	case INITRAMFS_NO_MARKER:
+		snprintf(buf, len, "its torpor-resume is from an older torpor, which names no image "
+			 "format: it cannot read format %d", TORPOR_FORMAT_VERSION);
+		break;
+	case INITRAMFS_OTHER_FORMAT:
+		snprintf(buf, len, "its torpor-resume reads image format %s, not %d (this "
+			 "torpor-suspend's): it is from another torpor version", list,
+			 TORPOR_FORMAT_VERSION);
+		break;
+	case INITRAMFS_NO_HOOK:
+		snprintf(buf, len, "it has torpor-resume but no hook that runs it (initramfs-tools' "
+			 "scripts/local-top/torpor, dracut's pre-mount torpor-pre-mount.sh or "
+			 "mkinitcpio's hooks/torpor, naming %s)", RESUME_BIN);
+		break;
+	case INITRAMFS_HOOK_NOT_RUN:
+		snprintf(buf, len, rep->hook_host == INITRAMFS_HOST_ITOOLS ?
+			 "its scripts/local-top/torpor is not listed in scripts/local-top/ORDER, so "
+			 "it never runs" : "torpor is not in its HOOKS (the image's /config), so "
+			 "hooks/torpor never runs");
+		break;
+	}
+	return buf;
+}
+
+/*
+ * The next boot runs the initramfs of this kernel: without a torpor-resume that
+ * reads this image format, and the hook that runs it, the image would be lost
+ * (discarded by an older torpor-resume, or never looked at).  Before anything
+ * changes: 0, or -errno (reported).
+ */
+int hibernate_check_initramfs(const struct hib_opts *o)
+{
+	struct initramfs_report rep;
+	char path[CONFIG_PATH_MAX + 64], tried[600], why[400], *cmdline = NULL;
+	struct utsname u;
+	size_t cmdline_len = 0;
+	double t0 = now();
+	FILE *f;
+	int r;
+
+	if (o->no_initramfs || o->initramfs_checked)
+		return 0;
+	if (uname(&u) < 0)
+		return -errno;
+	if (o->initramfs[0]) {
+		snprintf(path, sizeof(path), "%s", o->initramfs);
+	} else {
+		f = fopen("/proc/cmdline", "re");
+		if (f && getline(&cmdline, &cmdline_len, f) < 0) {
+			free(cmdline);
+			cmdline = NULL;
+		}
+		if (f)
+			fclose(f);
+		r = initramfs_find("", u.release, cmdline, path, sizeof(path), tried, sizeof(tried));
+		free(cmdline);
+		if (r < 0) {
+			msg_error("cannot find the initramfs that boots kernel %s (tried %s): the next "
+				  "boot might not resume", u.release, tried);
+			msg_hint("name it with 'initramfs = PATH' in torpor.conf or --initramfs=PATH "
+				 "(is /boot mounted?)");
+			return r;
+		}
+	}
+	r = initramfs_inspect(path, RESUME_BIN, DECOMPRESS_PATH, INITRAMFS_TIMEOUT_MS, &rep);
+	if (r < 0) {
+		msg_error("cannot read initramfs '%s': %s", path, rep.detail[0] ? rep.detail :
+			  msg_errname(r));
+		if (r == -ENOPKG)
+			msg_hint("install %s's package, or name an uncompressed copy with "
+				 "'initramfs = PATH' in torpor.conf", rep.compression);
+		else if (r == -ENOENT)
+			msg_hint("name the initramfs the boot loader loads with 'initramfs = PATH' in "
+				 "torpor.conf or --initramfs=PATH");
+		return r;
+	}
+	msg_debug("read initramfs '%s' (%llu MiB, %s, %llu MiB unpacked, %llu entries) in %.0f ms",
+		  path, MIB(rep.file_bytes), rep.compression ? rep.compression : "uncompressed",
+		  MIB(rep.unpacked_bytes), (unsigned long long)rep.entries, (now() - t0) * 1000);
+	if (initramfs_lacks(&rep, why, sizeof(why))) {
+		msg_error("initramfs '%s' cannot resume this hibernation: %s; the next boot would "
+			  "lose the hibernated session", path, why);
+		hint_rebuild(rep.hook_host ? rep.hook_host : rep.hosts, u.release);
+		return -ENOEXEC;
+	}
+	if (o->check_only)
+		msg_info("initramfs '%s' has torpor-resume for image format %d and the %s hook", path,
+			 TORPOR_FORMAT_VERSION, initramfs_host_name(rep.hook_host));
+	return 0;
 }
 
 /* Step 1: the swap area, checked before anything else happens (reported). */
@@ -1432,6 +1571,9 @@ int hibernate_run(const struct hib_opts *o)
 	r = hibernate_resolve(o, &t);
 	if (r == 0)
 		r = check_next_boot(&t, o->resume);
+	if (r < 0)
+		return r;
+	r = hibernate_check_initramfs(o);
 	if (r < 0)
 		return r;
 	if (t.offset_pages >= UINT64_MAX / ps - 1) {

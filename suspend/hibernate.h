@@ -20,6 +20,9 @@ struct hib_opts {
 	int has_image_size;
 	struct pack_setting pack;	/* compression */
 	unsigned threads;		/* compression threads, 0 = one per online CPU */
+	char initramfs[CONFIG_PATH_MAX];	/* the next boot's initramfs, "" to find it */
+	int no_initramfs;		/* --check --no-initramfs: leave it out */
+	int initramfs_checked;		/* the image file's run checked it already */
 };
 
 struct hib_target;
@@ -30,5 +33,6 @@ void hibernate_say_skipped(const char *what);
 int hibernate_resolve(const struct hib_opts *o, struct hib_target *t);
 int hibernate_check_namespaces(void);
 int hibernate_check_answers(dev_t dev, const char *what);
+int hibernate_check_initramfs(const struct hib_opts *o);
 
 #endif

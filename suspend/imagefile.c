@@ -1279,7 +1279,7 @@ static int header_on_disk(int fd, const struct imagefile_loc *loc, uint32_t ps, 
 }
 
 /* The image file's checks before anything is activated; 0 or -errno (reported) */
-static int prepare(const struct hib_opts *o, const char *path, int fd,
+static int prepare(struct hib_opts *o, const char *path, int fd,
 		   const struct imagefile_loc *loc, int *ret_active)
 {
 	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
@@ -1288,8 +1288,11 @@ static int prepare(const struct hib_opts *o, const char *path, int fd,
 
 	r = imagefile_check_resume(o, path, loc);
 	r = r < 0 ? r : imagefile_cmdline_check("/proc/cmdline", path, loc);
+	/* before the file is activated; hibernate_run() does not read it again */
+	r = r < 0 ? r : hibernate_check_initramfs(o);
 	if (r < 0)
 		return r;
+	o->initramfs_checked = 1;
 	*ret_active = imagefile_fd_is_active(fd);
 	if (*ret_active < 0) {
 		msg_error("cannot read /proc/swaps: %s", msg_errname(*ret_active));
@@ -1425,7 +1428,7 @@ static void check_zram(void)
 		msg_info("no zram swap is active");
 }
 
-int imagefile_check_run(const char *path)
+int imagefile_check_run(const char *path, const struct hib_opts *o)
 {
 	struct imagefile_loc loc;
 	uint64_t want = imagefile_default_bytes();
@@ -1462,6 +1465,8 @@ int imagefile_check_run(const char *path)
 			 "large image may not fit", path, MIB(loc.bytes), MIB(want));
 	if (imagefile_cmdline_check("/proc/cmdline", path, &loc) < 0 && r == 0)
 		r = -EINVAL;
+	if (hibernate_check_initramfs(o) < 0 && r == 0)
+		r = -ENOEXEC;
 	if (r == 0)
 		msg_info("ready to hibernate to image file '%s' (%llu MiB, %s): "
 			 "resume_offset=%llu", path, MIB(loc.bytes), active > 0 ? "active" :

@@ -239,8 +239,11 @@ int imagefile_discard_supported(const char *sys_dev_block, dev_t dev);
  */
 int imagefile_zero(int fd, uint32_t ps, uint64_t bytes);
 
-/* --check with an image file: zram, the file, its size and place.  0 or -errno (reported). */
-int imagefile_check_run(const char *path);
+/*
+ * --check with an image file: zram, the file, its size and place, and the
+ * initramfs (@o's initramfs, no_initramfs).  0 or -errno (reported).
+ */
+int imagefile_check_run(const char *path, const struct hib_opts *o);
 
 /* --print-cmdline with an image file.  0 or -errno (reported). */
 int imagefile_print_cmdline(const char *path);

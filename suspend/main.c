@@ -6,6 +6,7 @@
  *                       [--poweroff=MODE] [--reboot] [--image-size=N]
  *                       [--[no-]progress] [--check] [--print-cmdline] [-v]
  *                       [--image-file=PATH] [--setup-image-file[=SIZE]]
+ *                       [--initramfs=PATH] [--no-initramfs]
  *
  * Steps:
  *  1. resolve everything first: the settings (arguments, else the configuration
@@ -13,7 +14,9 @@
  *     error, exit 1), the resume device and offset (arguments, else the file,
  *     else resume= / resume_offset= from /proc/cmdline, where a malformed one is
  *     an error, exit 1), the active swap area there,
- *     the swap header page, this kernel's identity; allocate every buffer;
+ *     the swap header page, the initramfs the next boot runs (it must hold a
+ *     torpor-resume of this image format and its hook: initramfs.h), this
+ *     kernel's identity; allocate every buffer;
  *     before the device, refuse in a container, another mount namespace or a
  *     chroot, or where that cannot be told (hibernate.c);
  *  2. mlockall(), open /dev/snapshot read-only, SET_SWAP_AREA, FREEZE,
@@ -88,6 +91,11 @@ static void usage(FILE *f)
 		"  --setup-image-file[=SIZE]   make the image file (image_file, else\n"
 		"                       " IMAGEFILE_DEFAULT "), SIZE bytes (K, M, G suffixes;\n"
 		"                       default half of RAM), and print its resume= line\n"
+		"  --initramfs=PATH     the initramfs the next boot runs, checked for\n"
+		"                       torpor-resume; default: initramfs in the file, else\n"
+		"                       found in /boot by the running kernel's name\n"
+		"  --no-initramfs       with --check: leave the initramfs out (for the\n"
+		"                       generators' hooks, which check while they build one)\n"
 		"  --discard-after-resume   after the resume (or a failure), discard the image\n"
 		"                       file's pages, or zero them where the disk cannot\n"
 		"  -v, --verbose        debug messages\n"
@@ -142,6 +150,7 @@ struct given {
 	const char *config;		/* --config=, NULL for the default file */
 	int print_cmdline;
 	int setup_image;		/* --setup-image-file */
+	int no_initramfs;		/* --no-initramfs */
 	uint64_t setup_bytes;		/* its SIZE, 0 for the default */
 };
 
@@ -190,6 +199,8 @@ static void to_opts(const struct config *c, struct hib_opts *o)
 	if (c->has_compress)
 		o->pack = c->compress;
 	o->threads = c->has_threads ? c->threads : 0;
+	if (c->has_initramfs)
+		snprintf(o->initramfs, sizeof(o->initramfs), "%s", c->initramfs);
 }
 
 /* One option into @c (settings) or @g; 0, or 2 for a usage error (reported). */
@@ -271,6 +282,18 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 			return 2;
 		}
 		break;
+	case 'i':
+		if (strlen(optarg) >= sizeof(c->initramfs) || optarg[0] != '/') {
+			msg_error("invalid --initramfs '%s': not an absolute path of at most "
+				  "%zu bytes", optarg, sizeof(c->initramfs) - 1);
+			return 2;
+		}
+		snprintf(c->initramfs, sizeof(c->initramfs), "%s", optarg);
+		c->has_initramfs = 1;
+		break;
+	case 'N':
+		g->no_initramfs = 1;
+		break;
 	case 'D':
 		c->discard_after_resume = 1;
 		c->has_discard_after_resume = 1;
@@ -307,6 +330,8 @@ int main(int argc, char **argv)
 		{ "image-file", required_argument, NULL, 'I' },
 		{ "setup-image-file", optional_argument, NULL, 'F' },
 		{ "discard-after-resume", no_argument, NULL, 'D' },
+		{ "initramfs", required_argument, NULL, 'i' },
+		{ "no-initramfs", no_argument, NULL, 'N' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "print-cmdline", no_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -339,11 +364,17 @@ int main(int argc, char **argv)
 		return 1;
 	config_override(&conf, &cli);
 	to_opts(&conf, &o);
+	if (g.no_initramfs && !o.check_only) {
+		msg_error("--no-initramfs goes with --check only: a hibernation always checks the "
+			  "initramfs");
+		return 2;
+	}
+	o.no_initramfs = g.no_initramfs;
 	if (g.setup_image)
 		return imagefile_setup_run(conf.has_image_file ? conf.image_file :
 					   IMAGEFILE_DEFAULT, g.setup_bytes) == 0 ? 0 : 1;
 	if (conf.has_image_file && o.check_only)
-		return imagefile_check_run(conf.image_file) == 0 ? 0 : 1;
+		return imagefile_check_run(conf.image_file, &o) == 0 ? 0 : 1;
 	if (conf.has_image_file && g.print_cmdline)
 		return imagefile_print_cmdline(conf.image_file) == 0 ? 0 : 1;
 	/* with an image file, the next boot's /proc/cmdline is checked, never merged */

@@ -29,6 +29,12 @@ need_check="
 /sbin/mkfs.btrfs btrfs-progs
 /sbin/mkfs.xfs xfsprogs
 /usr/bin/groff groff-base
+/usr/bin/cpio cpio
+/usr/bin/zstd zstd
+/usr/bin/xz xz-utils
+/usr/bin/bzip2 bzip2
+/usr/bin/lz4 lz4
+/usr/bin/lzop lzop
 "
 need_fuzz="
 /usr/bin/clang clang

@@ -10,12 +10,32 @@
 # TORPOR_RESUME_BIN names another copy of the binary to take (a staged install).
 # shellcheck disable=SC2154 # dracut sets initdir, moddir, hookdir, host_fs_types, ...
 
+# is torpor configured here?  resume= on the running kernel's command line, in
+# /etc/kernel/cmdline (kernel-install) or in dracut's kernel_cmdline, or an
+# image_file in torpor.conf (a zram-only system, a swap file not in fstab)
+torpor_configured() {
+    local _f _line
+
+    for _f in /proc/cmdline /etc/kernel/cmdline; do
+        [[ -r $_f ]] || continue
+        read -r _line <"$_f" || [[ $_line ]] || continue
+        [[ " $_line " == *" resume="[!\ ]* ]] && return 0
+    done
+    # shellcheck disable=SC2154 # kernel_cmdline comes from dracut.conf
+    [[ " ${kernel_cmdline-} " == *" resume="[!\ ]* ]] && return 0
+    _f=@SYSCONFDIR@/torpor.conf
+    [[ -r $_f ]] && grep -Eq '^[[:space:]]*image[-_]file[[:space:]]*=[[:space:]]*/' "$_f"
+}
+
 # called by dracut
 check() {
     local _fs
 
     [[ -x ${TORPOR_RESUME_BIN:-@LIBEXECDIR@/torpor-resume} ]] || return 1
-    # include it by default only when this host has swap to resume from
+    # whenever torpor is configured, host-only or not: without the module the
+    # first hibernation would be lost
+    torpor_configured && return 0
+    # else by default only when this host has swap to resume from
     if [[ $hostonly ]]; then
         for _fs in "${host_fs_types[@]}"; do
             [[ $_fs =~ ^(swap|swsuspend|swsupend)$ ]] && return 0

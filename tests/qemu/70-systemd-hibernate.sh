@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # 70-systemd-hibernate: a real Debian 12 system (systemd 252, its own kernel and
 # initramfs-tools), torpor installed from its .deb with dpkg -i.  Boot 1: logind's
-# CanHibernate says yes, torpor-suspend --check passes, a workload starts,
+# CanHibernate says yes, torpor-suspend --check passes (it read the guest's own
+# zstd initramfs: torpor-resume and its hook are there), a workload starts,
 # `systemctl hibernate` runs torpor through the drop-in and powers off with
 # torpor's signature (S2SUSPEND, not the kernel's S1SUSPEND) on the swap disk.
 # Boot 2: the initramfs restores it, the same process goes on (same boot id), the
@@ -29,6 +30,8 @@ test_run() {
 	sd_boot 1
 	note_boot 1
 	expect 1 "can-hibernate yes" "check-exit 0" "hibernate-requested 0"
+	# torpor-suspend read the guest's own initramfs (initramfs-tools, zstd)
+	expect_line 1 "^guest: check: torpor: initramfs '/boot/initrd.img-[^']*' has torpor-resume for image format 2 and the initramfs-tools hook"
 	expect_not 1 after-sleep fresh-boot-after-hibernate no-swap workload-failed
 	sed -n 's/^[^ ]* \(guest: .*\)/\1/p' "$T/boot1.console" | sed 's/^/## /'
 	expect_sig S2SUSPEND "after systemctl hibernate (torpor's, not the kernel's S1SUSPEND)"

@@ -175,15 +175,65 @@ build_initramfs() {
 		esac || return 1
 		echo "${_name%.ko*}.ko" >>"$_root/etc/torpor-test/modules"
 	done
+	# torpor-resume where torpor-suspend looks for it in the initramfs (LIBEXECDIR),
+	# with initramfs-tools' boot script that names it (/init runs it, not the script)
+	_libexec=$(build_libexecdir)
 	if [ -x "$BUILD/torpor-resume" ]; then
-		install -m 0755 "$BUILD/torpor-resume" "$_root/usr/sbin/torpor-resume" || return 1
+		install -D -m 0755 "$BUILD/torpor-resume" "$_root$_libexec/torpor-resume" &&
+			ln -s "$_libexec/torpor-resume" "$_root/usr/sbin/torpor-resume" || return 1
 	fi
+	mkdir -p "$_root/scripts/local-top" &&
+		sed "s|@LIBEXECDIR@|$_libexec|g" "$TOP/hook/scripts/local-top/torpor" \
+			>"$_root/scripts/local-top/torpor" && chmod 755 "$_root/scripts/local-top/torpor" ||
+		return 1
 	if [ -x "$TEST_SUSPEND" ]; then
 		copy_exec "$TEST_SUSPEND" "$_root" /usr/sbin/torpor-suspend || return 1
 	fi
 	# written aside and renamed, so that a guest booting from the old one keeps it
-	(cd "$_root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$1.$$" &&
-		mv "$1.$$" "$1" && rm -rf "$_root"
+	(cd "$_root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$1.$$" || return 1
+	rm -rf "$_root"
+	boot_copy "$1.$$" >"$1.$$.boot" && cat "$1.$$.boot" >>"$1.$$" && rm -f "$1.$$.boot" &&
+		mv "$1.$$" "$1"
+}
+
+# build_libexecdir: the LIBEXECDIR build/ was made with (where torpor-suspend
+# looks for torpor-resume in the initramfs)
+build_libexecdir() {
+	_l=$(sed -n 's/.*LIBEXECDIR=\([^ ]*\).*/\1/p' "$BUILD/install-vars" 2>/dev/null)
+	echo "${_l:-/usr/local/lib/torpor}"
+}
+
+# initramfs_file CPIO: CPIO as a generator's image: an uncompressed early cpio
+# (a microcode file), then CPIO compressed with gzip (busybox decompresses it in
+# the guest)
+initramfs_file() {
+	_e=$OUT/$KLABEL/early.$$
+	rm -rf "$_e"
+	mkdir -p "$_e/kernel/x86/microcode" &&
+		echo "torpor test: not microcode" >"$_e/kernel/x86/microcode/GenuineIntel.bin" || return 1
+	(cd "$_e" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) && gzip -n -c "$1"
+	_rc=$?
+	rm -rf "$_e"
+	return "$_rc"
+}
+
+# boot_copy CPIO [FILE]: a cpio archive holding FILE (default initramfs_file CPIO) as
+# the guest's /boot/initrd.img-$KVER: the initramfs torpor-suspend checks before it
+# hibernates (the test initramfs cannot hold itself; appended to it, the guest
+# boots CPIO and this, and CPIO is what the copy holds)
+boot_copy() {
+	_b=$OUT/$KLABEL/boot.$$
+	rm -rf "$_b"
+	mkdir -p "$_b/boot" || return 1
+	if [ -n "${2:-}" ]; then
+		cp "$2" "$_b/boot/initrd.img-$KVER"
+	else
+		initramfs_file "$1" >"$_b/boot/initrd.img-$KVER"
+	fi || return 1
+	(cd "$_b" && find . | LC_ALL=C sort | cpio -o -H newc --quiet)
+	_rc=$?
+	rm -rf "$_b"
+	return "$_rc"
 }
 
 # have_torpor: torpor's binaries are built (both builds of torpor-suspend)

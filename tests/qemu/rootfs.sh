@@ -303,7 +303,8 @@ root_init() {
 
 # rootfs_create [btrfs|ext4 SIZE]: $T/root.img, an ext4 root filesystem of SIZE
 # (default 64 MiB: static busybox, torpor-suspend and its libraries, the workload,
-# /sbin/init, /etc/os-release); with btrfs a 1 GiB btrfs one that also holds
+# /sbin/init, /etc/os-release; more for the generator's image HOOK_INITRD, in
+# /boot/initrd.img-KVER, where torpor-suspend checks it); with btrfs a 1 GiB btrfs one that also holds
 # btrfs-progs, its fsid in ROOT_BTRFS_UUID (mkfs.btrfs picks it: -U refuses an
 # fsid it has seen before); the filesystem's UUID in ROOT_UUID
 rootfs_create() {
@@ -321,6 +322,14 @@ rootfs_create() {
 	copy_exec "$BUILD/test/torpor-suspend" "$_r" /usr/sbin/torpor-suspend-test || return 1
 	mkdir -p "$_r/var/lib" || return 1
 	printf 'NAME="torpor test root"\nID=torpor-test\n' >"$_r/etc/os-release"
+	# the generator's image, where torpor-suspend finds the next boot's initramfs
+	_isize=0
+	if [ -n "${HOOK_INITRD:-}" ]; then
+		install -D -m 0644 "$HOOK_INITRD" "$_r/boot/initrd.img-$KVER" || return 1
+		# and the decompressor it runs for it, as the system that built it has
+		copy_exec "$(command -v zstd)" "$_r" /usr/bin/zstd || return 1
+		_isize=$(($(stat -c %s "$HOOK_INITRD") / 1048576 + 8))
+	fi
 	if [ "${1:-}" = btrfs ]; then
 		copy_exec "$(command -v btrfs)" "$_r" /usr/bin/btrfs || return 1
 		truncate -s 1G "$T/root.img" || return 1
@@ -338,7 +347,7 @@ rootfs_create() {
 	if [ -n "${2:-}" ]; then
 		mke2fs -q -t ext4 -b 4096 -L torpor-root -d "$_r" "$T/root.img" "$2" || return 1
 	else
-		mke2fs -q -t ext4 -L torpor-root -d "$_r" "$T/root.img" 64M || return 1
+		mke2fs -q -t ext4 -L torpor-root -d "$_r" "$T/root.img" $((64 + _isize))M || return 1
 	fi
 	ROOT_UUID=$(blkid -p -o value -s UUID "$T/root.img")
 	[ -n "$ROOT_UUID" ]

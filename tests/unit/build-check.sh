@@ -41,6 +41,11 @@ out=$(TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/good sh "$bc" 2>&1)
 rc=$?
 check "build-check: a passing --check: status 0, nothing said" \
 	'[ "$rc" = 0 ] && [ -z "$out" ]'
+# the initramfs being built is not the one in /boot yet: --check leaves it out
+printf '#!/bin/sh\necho "$*" >"%s/args"\nexit 0\n' "$t" >"$t/args.sh"
+chmod 755 "$t/args.sh"
+TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/args.sh sh "$bc" >/dev/null 2>&1
+check "build-check: runs --check --no-initramfs" '[ "$(cat "$t/args" 2>/dev/null)" = "--check --no-initramfs" ]'
 out=$(TORPOR_BUILD_CHECK=0 TORPOR_SUSPEND_BIN=$t/bad sh "$bc" 2>&1)
 rc=$?
 check "build-check: TORPOR_BUILD_CHECK=0: status 0, nothing said" \

@@ -34,6 +34,12 @@ run --config="$t/unknown.conf" --print-cmdline
 expect 1 "^torpor: $t/unknown.conf:7: unknown key 'foo'\$" "an unknown key: file, line 7, exit 1"
 expect 1 "^torpor: hint: the keys are" "an unknown key: a hint line follows"
 
+run --print-cmdline --no-initramfs --resume=/dev/torpor-test-fromopt
+expect 2 "^torpor: --no-initramfs goes with --check only" "--no-initramfs without --check: a usage error"
+run --print-cmdline --initramfs=boot/initrd.img --resume=/dev/torpor-test-fromopt
+expect 2 "^torpor: invalid --initramfs 'boot/initrd.img': not an absolute path" \
+	"--initramfs takes an absolute path"
+
 printf 'resume_offset = 12x\n' >"$t/bad.conf"
 run --config="$t/bad.conf" --print-cmdline --resume=/dev/torpor-test-fromopt
 expect 1 "bad.conf:1: invalid value '12x' for 'resume_offset'" \

@@ -312,6 +312,25 @@ static void test_image_file(void)
 	tap_ok(!strcmp(c.image_file, "/b"), "config: --image-file overrides image_file");
 }
 
+/* initramfs: an absolute path; --initramfs overrides it */
+static void test_initramfs(void)
+{
+	struct config opts;
+
+	tap_ok(parse("initramfs = /boot/initrd.img\n") == 0 && c.has_initramfs &&
+	       !strcmp(c.initramfs, "/boot/initrd.img"), "config: initramfs is read");
+	tap_ok(parse("resume = /dev/vdb\n") == 0 && !c.has_initramfs,
+	       "config: no initramfs line, none named");
+	expect_err("initramfs = boot/initrd.img\n", CONFIG_E_BAD_VALUE, 1, "absolute path",
+		   "a relative initramfs");
+	memset(&opts, 0, sizeof(opts));
+	opts.has_initramfs = 1;
+	strcpy(opts.initramfs, "/b");
+	tap_ok(parse("initramfs = /a\n") == 0, "config: a file with initramfs");
+	config_override(&c, &opts);
+	tap_ok(!strcmp(c.initramfs, "/b"), "config: --initramfs overrides initramfs");
+}
+
 /* discard_after_resume: a boolean, off when absent; --discard-after-resume overrides it */
 static void test_discard(void)
 {
@@ -337,6 +356,7 @@ int main(void)
 {
 	test_good();
 	test_image_file();
+	test_initramfs();
 	test_discard();
 	test_errors();
 	test_long_and_nul();

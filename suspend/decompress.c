@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * decompress.c - run the host's decompressor for a stream, read its output
+ * within a deadline
+ *
+ * A tool, not a library: the host that built its initramfs with zstd or xz has
+ * that tool (its generator ran it), and torpor-suspend links no more than lz4.
+ * The child gets the file as its stdin, a pipe as stdout, /dev/null as stderr
+ * and the signals a new program expects; it is killed at the deadline, so that
+ * a stuck or endless decompressor cannot hold up the hibernation for ever.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "decompress.h"
+
+extern char **environ;
+
+static const struct {
+	uint8_t magic[6];
+	size_t len;
+	struct decompress_tool tool;
+} formats[] = {
+	{ { 0x1f, 0x8b }, 2, { "gzip", { "gzip", "-dc", NULL } } },
+	{ { 0x1f, 0x9e }, 2, { "gzip", { "gzip", "-dc", NULL } } },
+	{ { 'B', 'Z', 'h' }, 3, { "bzip2", { "bzip2", "-dc", NULL } } },
+	{ { 0x5d, 0x00, 0x00 }, 3, { "lzma", { "unlzma", "-c", NULL } } },
+	{ { 0xfd, '7', 'z', 'X', 'Z', 0x00 }, 6, { "xz", { "xz", "-dc", NULL } } },
+	{ { 0x89, 'L', 'Z', 'O' }, 4, { "lzo", { "lzop", "-dc", NULL } } },
+	{ { 0x02, 0x21, 0x4c, 0x18 }, 4, { "lz4", { "lz4", "-dc", NULL } } },
+	{ { 0x28, 0xb5, 0x2f, 0xfd }, 4, { "zstd", { "zstd", "-dcq", NULL } } },
+};
+
+const struct decompress_tool *decompress_detect(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (n >= formats[i].len && !memcmp(p, formats[i].magic, formats[i].len))
+			return &formats[i].tool;
+	return NULL;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* @name in one of the directories @dirs, into @buf; 0 or -ENOENT */
+static int find_tool(const char *dirs, const char *name, char *buf, size_t len)
+{
+	const char *p = dirs, *end;
+	size_t n;
+
+	while (*p) {
+		end = strchr(p, ':');
+		n = end ? (size_t)(end - p) : strlen(p);
+		if (n && (size_t)snprintf(buf, len, "%.*s/%s", (int)n, p, name) < len &&
+		    access(buf, X_OK) == 0)
+			return 0;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return -ENOENT;
+}
+
+/* The child's standard streams and signals; 0 or -errno */
+static int spawn(struct decompress *d, int in_fd, int out_fd)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, all;
+	int r;
+
+	sigemptyset(&none);
+	sigfillset(&all);
+	r = -posix_spawn_file_actions_init(&fa);
+	if (r < 0)
+		return r;
+	r = -posix_spawnattr_init(&at);
+	if (r < 0)
+		goto out_fa;
+	r = -posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
+	if (!r)
+		r = -posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+	if (!r)
+		r = -posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	/* torpor-suspend blocks or ignores some signals: the tool gets the defaults */
+	if (!r)
+		r = -posix_spawnattr_setsigmask(&at, &none);
+	if (!r)
+		r = -posix_spawnattr_setsigdefault(&at, &all);
+	if (!r)
+		r = -posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	if (!r)
+		r = -posix_spawn(&d->pid, d->bin, &fa, &at, (char *const *)d->tool->argv, environ);
+	posix_spawnattr_destroy(&at);
+out_fa:
+	posix_spawn_file_actions_destroy(&fa);
+	return r;
+}
+
+int decompress_start(struct decompress *d, const struct decompress_tool *t, int in_fd,
+		     const char *dirs, int timeout_ms)
+{
+	int p[2], r;
+
+	memset(d, 0, sizeof(*d));
+	d->out = -1;
+	d->pid = -1;
+	d->tool = t;
+	r = find_tool(dirs, t->argv[0], d->bin, sizeof(d->bin));
+	if (r < 0)
+		return r;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	d->deadline_ms = now_ms() + timeout_ms;
+	r = spawn(d, in_fd, p[1]);
+	close(p[1]);
+	if (r < 0) {
+		close(p[0]);
+		d->pid = -1;
+		return r;
+	}
+	d->out = p[0];
+	return 0;
+}
+
+ssize_t decompress_read(struct decompress *d, void *buf, size_t n)
+{
+	struct pollfd pfd = { .fd = d->out, .events = POLLIN };
+	long long left;
+	ssize_t got;
+	int r;
+
+	for (;;) {
+		left = d->deadline_ms - now_ms();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		r = poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r <= 0)
+			continue;
+		got = read(d->out, buf, n);
+		if (got == 0)
+			d->eof = 1;
+		if (got >= 0)
+			return got;
+		if (errno != EINTR && errno != EAGAIN)
+			return -errno;
+	}
+}
+
+int decompress_finish(struct decompress *d)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int status = 0, i;
+	pid_t r = 0;
+
+	if (d->out >= 0)
+		close(d->out);
+	d->out = -1;
+	if (d->pid <= 0)
+		return 0;
+	/* a tool whose output ended exits at once; one still going is killed */
+	for (i = 0; i < (d->eof ? 100 : 1); i++) {
+		r = waitpid(d->pid, &status, WNOHANG);
+		if (r != 0 && !(r < 0 && errno == EINTR))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	if (r == 0) {
+		kill(d->pid, SIGKILL);
+		for (i = 0; i < 100 && r == 0; i++) {
+			nanosleep(&ts, NULL);
+			r = waitpid(d->pid, &status, WNOHANG);
+		}
+	}
+	d->pid = -1;
+	if (r <= 0)
+		return -ETIME;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * initramfs.h - will the next boot's initramfs resume a torpor image?
+ *
+ * The file is read as the kernel unpacks it: uncompressed cpio archives (early
+ * microcode first), zeros between them, then the compressed rest, which the
+ * host's own tool decompresses (decompress.h) within a deadline.  What counts:
+ *  - torpor-resume at its installed path (LIBEXECDIR/torpor-resume; a symlink
+ *    in the image, such as lib -> usr/lib, is followed), a regular executable
+ *    file whose marker (TORPOR_RESUME_MARKER, core/image.h) names this
+ *    torpor-suspend's image format;
+ *  - and a hook that runs it: a script that names that path, at one of
+ *      initramfs-tools  scripts/local-top/torpor (executable; listed in
+ *                       scripts/local-top/ORDER when the image has that file)
+ *      dracut           .../dracut/hooks/pre-mount/NN-torpor-pre-mount.sh
+ *      mkinitcpio       hooks/torpor, with torpor in HOOKS= of the image's /config
+ * Later entries replace earlier ones of the same path, as when the kernel
+ * unpacks.  Nothing here prints.
+ */
+#ifndef SUSPEND_INITRAMFS_H
+#define SUSPEND_INITRAMFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define INITRAMFS_TIMEOUT_MS	60000		/* the decompressor's bound */
+#define INITRAMFS_FILE_MAX	(1ull << 30)	/* a larger file is refused */
+#define INITRAMFS_UNPACKED_MAX	(4ull << 30)	/* so is more decompressed data */
+
+/* which generator the image looks built by, or whose hook was found */
+enum {
+	INITRAMFS_HOST_ITOOLS = 1,
+	INITRAMFS_HOST_DRACUT = 2,
+	INITRAMFS_HOST_MKINITCPIO = 4,
+};
+
+enum initramfs_verdict {
+	INITRAMFS_OK,
+	INITRAMFS_NO_RESUME,		/* no torpor-resume at its path */
+	INITRAMFS_NOT_EXECUTABLE,	/* there, but not an executable regular file */
+	INITRAMFS_NO_MARKER,		/* a torpor-resume older than the marker */
+	INITRAMFS_OTHER_FORMAT,		/* its marker names other formats only */
+	INITRAMFS_NO_HOOK,		/* no hook names it */
+	INITRAMFS_HOOK_NOT_RUN,		/* the hook is there, but not in ORDER or HOOKS */
+};
+
+struct initramfs_report {
+	enum initramfs_verdict verdict;
+	unsigned hosts;			/* INITRAMFS_HOST_*: what the image looks built by */
+	unsigned hook_host;		/* the host of the hook found (OK, HOOK_NOT_RUN) */
+	uint64_t formats;		/* bit N: the torpor-resume there reads format N */
+	const char *compression;	/* "zstd", ...; NULL when none */
+	uint64_t file_bytes;
+	uint64_t unpacked_bytes;	/* cpio bytes read, all archives */
+	uint64_t entries;
+	int tool_status;		/* the decompressor's (decompress_finish()) */
+	char detail[200];		/* why the file could not be read, in words */
+};
+
+/**
+ * initramfs_inspect() - read the initramfs @path and judge it
+ * @resume_path: where torpor-resume is installed, absolute
+ * @tool_dirs: where the decompressors are (DECOMPRESS_PATH)
+ * @timeout_ms: the decompressor's bound (INITRAMFS_TIMEOUT_MS)
+ * @ret: the verdict and what was read
+ *
+ * Return: 0 with @ret->verdict set; -errno when the file cannot be read as an
+ * initramfs, @ret->detail saying why: -ENOENT and others from open() or read(),
+ * -EBADMSG (a malformed archive, data cut short), -EPROTONOSUPPORT (neither cpio
+ * nor compressed as the kernel reads), -ENOPKG (the decompressor is not
+ * installed), -ETIMEDOUT, -EFBIG, -ENOMEM.
+ */
+int initramfs_inspect(const char *path, const char *resume_path, const char *tool_dirs,
+		      int timeout_ms, struct initramfs_report *ret);
+
+/**
+ * initramfs_find() - the initramfs the running kernel booted with, by the names
+ * the generators give it: /boot/initrd.img-NAME (initramfs-tools),
+ * /boot/initramfs-NAME.img (dracut, mkinitcpio), /boot/initrd-NAME (SUSE), with
+ * NAME the boot loader's kernel file's suffix (BOOT_IMAGE=/vmlinuz-NAME: Arch's
+ * vmlinuz-linux boots initramfs-linux.img), then @release
+ * @root: prefixed to every path (tests); "" normally
+ * @release: the running kernel's (uname -r)
+ * @cmdline: the kernel command line, or NULL
+ * @buf: the path found
+ * @tried: the paths tried, ", "-separated (for the message when none is there)
+ *
+ * Return: 0; -ENOENT when none exists.
+ */
+int initramfs_find(const char *root, const char *release, const char *cmdline, char *buf,
+		   size_t len, char *tried, size_t tried_len);
+
+/* "initramfs-tools", "dracut", "mkinitcpio" for one INITRAMFS_HOST_* bit, else NULL */
+const char *initramfs_host_name(unsigned host);
+
+#endif

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test-initramfs.c - the cpio reader (archives made by cpio -o and by hand:
+ * truncated, bad magic, huge sizes, names without NUL), the initramfs reader
+ * (early cpio plus each compressor's rest, symlinks, hard links, later archives
+ * replacing earlier entries, each hook, a stuck or missing decompressor) and
+ * where the initramfs is looked for
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "decompress.h"
+#include "image.h"
+#include "initramfs.h"
+#include "tap.h"
+
+static char dir[64];
+static const char *bin = "/usr/lib/torpor/torpor-resume";
+
+/* Run a shell command; its status */
+static int sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+static int have(const char *tool)
+{
+	return sh("command -v %s >/dev/null 2>&1", tool) == 0;
+}
+
+static void skip(const char *what, const char *tool)
+{
+	tap_ok(1, "%s # SKIP %s is not installed", what, tool);
+}
+
+/* ---- the cpio reader ---- */
+
+struct seen {
+	int entries;
+	char names[8][64];
+	char data[4096];
+	size_t data_len;
+};
+
+static int saw_entry(void *ctx, const struct cpio_entry *e)
+{
+	struct seen *s = ctx;
+
+	if (s->entries < 8)
+		snprintf(s->names[s->entries], sizeof(s->names[0]), "%.63s", e->name);
+	s->entries++;
+	return 1;
+}
+
+static int saw_data(void *ctx, const struct cpio_entry *e, const uint8_t *p, size_t n,
+		    uint32_t off)
+{
+	struct seen *s = ctx;
+
+	if (s->data_len + n <= sizeof(s->data)) {
+		memcpy(s->data + s->data_len, p, n);
+		s->data_len += n;
+	}
+	return 0;
+}
+
+static uint8_t *load(const char *path, size_t *ret_len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*ret_len = (size_t)n;
+	return buf;
+}
+
+/* Feed @p in pieces of @piece bytes; the status of the first short or failed feed */
+static ssize_t feed(struct cpio_reader *r, const uint8_t *p, size_t len, size_t piece)
+{
+	size_t at = 0, n;
+	ssize_t used;
+
+	while (at < len) {
+		n = len - at < piece ? len - at : piece;
+		used = cpio_feed(r, p + at, n);
+		if (used < 0)
+			return used;
+		at += (size_t)used;
+		if ((size_t)used < n)
+			return (ssize_t)at;
+	}
+	return (ssize_t)at;
+}
+
+/* A header by hand: magic, then the 13 fields */
+static size_t header(char *out, const char *magic, unsigned mode, unsigned size, unsigned namesize)
+{
+	return (size_t)sprintf(out, "%s%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
+			       magic, 1u, mode, 0u, 0u, 1u, 0u, size, 0u, 0u, 0u, 0u, namesize, 0u);
+}
+
+static void test_cpio_tool(void)
+{
+	static const size_t pieces[] = { 1, 3, 110, 4096, 1 << 20 };
+	struct cpio_reader r;
+	struct seen s;
+	char path[128];
+	uint8_t *a;
+	size_t len, i;
+	ssize_t got;
+
+	if (!have("cpio")) {
+		skip("cpio: an archive made by cpio -o -H newc", "cpio");
+		return;
+	}
+	sh("mkdir -p %s/t1/d && printf 'hello, world' >%s/t1/d/f && ln -s d/f %s/t1/l && "
+	   "cd %s/t1 && find . | LC_ALL=C sort | cpio -o -H newc --quiet >%s/t1.cpio && "
+	   "find . | LC_ALL=C sort | cpio -o -H crc --quiet >%s/t1crc.cpio", dir, dir, dir, dir,
+	   dir, dir);
+	snprintf(path, sizeof(path), "%s/t1.cpio", dir);
+	a = load(path, &len);
+	if (!tap_ok(a != NULL, "cpio: cpio -o made an archive"))
+		return;
+	for (i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
+		memset(&s, 0, sizeof(s));
+		cpio_init(&r, saw_entry, saw_data, &s);
+		got = feed(&r, a, len, pieces[i]);
+		tap_ok(got == (ssize_t)len && cpio_finish(&r) == 0 && s.entries == 4 &&
+		       r.archives == 1 && !strcmp(s.names[2], "d/f") &&
+		       s.data_len == strlen("hello, world") + 3 &&
+		       !memcmp(s.data, "hello, world", 12) && !memcmp(s.data + 12, "d/f", 3),
+		       "cpio: newc read in pieces of %zu bytes: 4 entries, data and link target",
+		       pieces[i]);
+	}
+	/* cut anywhere, the stream is unfinished unless the cut falls between entries */
+	for (i = 1; i < len - 512; i++) {
+		cpio_init(&r, NULL, NULL, NULL);
+		got = cpio_feed(&r, a, i);
+		if (got != (ssize_t)i || (cpio_finish(&r) == 0 && memcmp(a + i, "0707", 4)))
+			break;
+	}
+	tap_ok(i >= len - 512, "cpio: an archive cut inside any entry is unfinished");
+	free(a);
+	snprintf(path, sizeof(path), "%s/t1crc.cpio", dir);
+	a = load(path, &len);
+	memset(&s, 0, sizeof(s));
+	cpio_init(&r, saw_entry, saw_data, &s);
+	tap_ok(a && cpio_feed(&r, a, len) == (ssize_t)len && cpio_finish(&r) == 0 &&
+	       s.entries == 4, "cpio: the crc format (070702) is read too");
+	free(a);
+}
+
+static void test_cpio_hand(void)
+{
+	char buf[1024], big[CPIO_NAME_MAX + 256];
+	struct cpio_reader r;
+	struct seen s;
+	size_t n;
+
+	n = header(buf, "070707", 0100644, 0, 2);
+	memcpy(buf + n, "a\0", 2);
+	cpio_init(&r, NULL, NULL, NULL);
+	tap_ok(cpio_feed(&r, (uint8_t *)buf, n + 2) == -EBADMSG, "cpio: old magic 070707 refused");
+
+	n = header(buf, "070701", 0100644, 0, 2);
+	buf[20] = 'g';
+	cpio_init(&r, NULL, NULL, NULL);
+	tap_ok(cpio_feed(&r, (uint8_t *)buf, n + 2) == -EBADMSG, "cpio: a field not in hex refused");
+
+	n = header(buf, "070701", 0100644, 0, 0);
+	cpio_init(&r, NULL, NULL, NULL);
+	tap_ok(cpio_feed(&r, (uint8_t *)buf, n) == -EBADMSG, "cpio: namesize 0 refused");
+
+	n = header(big, "070701", 0100644, 0, CPIO_NAME_MAX + 1);
+	memset(big + n, 'a', CPIO_NAME_MAX + 1);
+	cpio_init(&r, NULL, NULL, NULL);
+	tap_ok(cpio_feed(&r, (uint8_t *)big, n + CPIO_NAME_MAX + 1) == -EBADMSG,
+	       "cpio: a name longer than PATH_MAX refused");
+
+	/* 4 bytes of name and 2 of padding */
+	n = header(buf, "070701", 0100644, 0, 4);
+	memcpy(buf + n, "abcd\0\0", 6);
+	cpio_init(&r, NULL, NULL, NULL);
+	tap_ok(cpio_feed(&r, (uint8_t *)buf, n + 6) == -EBADMSG, "cpio: a name without its NUL refused");
+
+	n = header(buf, "070701", 0100644, 0, 4);
+	memcpy(buf + n, "a\0b\0\0\0", 6);
+	cpio_init(&r, NULL, NULL, NULL);
+	tap_ok(cpio_feed(&r, (uint8_t *)buf, n + 6) == -EBADMSG, "cpio: a NUL inside a name refused");
+
+	/* a size of 4 GiB - 1 with 16 bytes of data: unfinished, nothing read past them */
+	n = header(buf, "070701", 0100644, 0xffffffffu, 2);
+	memcpy(buf + n, "a\0", 2);
+	memset(buf + n + 2, 'x', 16);
+	memset(&s, 0, sizeof(s));
+	cpio_init(&r, saw_entry, saw_data, &s);
+	tap_ok(cpio_feed(&r, (uint8_t *)buf, n + 18) == (ssize_t)(n + 18) && cpio_finish(&r) ==
+	       -EBADMSG && s.data_len == 16, "cpio: a huge size is passed only as far as the data goes");
+
+	/* a trailer, zeros, then something that is no archive: the reader stops there */
+	n = header(buf, "070701", 0100644, 0, 11);
+	memcpy(buf + n, "TRAILER!!!\0", 11);
+	n += 11 + 3;	/* to a multiple of 4 */
+	memset(buf + n - 3, 0, 3 + 8);
+	memcpy(buf + n + 8, "\x28\xb5\x2f\xfd", 4);
+	cpio_init(&r, NULL, NULL, NULL);
+	tap_ok(cpio_feed(&r, (uint8_t *)buf, n + 12) == (ssize_t)(n + 8) && r.archives == 1 &&
+	       cpio_finish(&r) == 0, "cpio: stops at compressed data after the trailer and zeros");
+	/* a '0' off the 4-byte grid is no header */
+	buf[n + 5] = '0';
+	cpio_init(&r, NULL, NULL, NULL);
+	tap_ok(cpio_feed(&r, (uint8_t *)buf, n + 12) == (ssize_t)(n + 5),
+	       "cpio: a '0' at an offset not a multiple of 4 starts no archive");
+}
+
+/* ---- the initramfs reader ---- */
+
+/* A fake torpor-resume at tree @t: random bytes around the marker @marker ("" for none) */
+static void fake_resume(const char *t, const char *path, const char *marker, unsigned pad)
+{
+	sh("mkdir -p %s/%s && head -c %u /dev/urandom >%s/%s/torpor-resume && "
+	   "printf '%s\\0' >>%s/%s/torpor-resume && head -c 999 /dev/urandom >>%s/%s/torpor-resume && "
+	   "chmod 755 %s/%s/torpor-resume", t, path, pad, t, path, marker, t, path, t, path, t, path);
+}
+
+static void itools_hook(const char *t, int in_order)
+{
+	sh("mkdir -p %s/scripts/local-top && printf '#!/bin/sh\\ntorpor=%s\\n' "
+	   ">%s/scripts/local-top/torpor && chmod 755 %s/scripts/local-top/torpor && "
+	   "printf '/scripts/local-top/%s \"$@\"\\n[ -e /conf/param.conf ] && . /conf/param.conf\\n' "
+	   ">%s/scripts/local-top/ORDER", t, bin, t, t, in_order ? "torpor" : "other", t);
+}
+
+/* tree @name (in dir) into archive @out (appended to it with @append) */
+static void pack(const char *name, const char *out, int append)
+{
+	sh("cd %s/%s && find . | LC_ALL=C sort | cpio -o -H newc --quiet %s %s/%s", dir, name,
+	   append ? ">>" : ">", dir, out);
+}
+
+static int inspect(const char *file, struct initramfs_report *rep)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return initramfs_inspect(path, bin, DECOMPRESS_PATH, 20000, rep);
+}
+
+/* A fresh tree @name with torpor-resume (@marker, NULL for none) and, with
+ * @hook, initramfs-tools' hook; lib is a symlink to usr/lib */
+static void tree(const char *name, const char *marker, int hook)
+{
+	char t[128];
+
+	snprintf(t, sizeof(t), "%s/%s", dir, name);
+	sh("rm -rf %s && mkdir -p %s/usr/lib %s/conf && ln -s usr/lib %s/lib && "
+	   "echo x >%s/conf/initramfs.conf", t, t, t, t, t);
+	if (marker)
+		fake_resume(t, "usr/lib/torpor", marker, 5000);
+	if (hook)
+		itools_hook(t, 1);
+}
+
+static int verdict(const char *file, enum initramfs_verdict want, struct initramfs_report *rep)
+{
+	int r = inspect(file, rep);
+
+	if (r < 0)
+		printf("# %s: %d %s\n", file, r, rep->detail);
+	return r == 0 && rep->verdict == want;
+}
+
+static void test_verdicts(void)
+{
+	struct initramfs_report rep;
+	const char *saved = bin;
+	char t[128];
+
+	tree("good", TORPOR_RESUME_MARKER, 1);
+	pack("good", "good.cpio", 0);
+	tap_ok(verdict("good.cpio", INITRAMFS_OK, &rep) && rep.hook_host == INITRAMFS_HOST_ITOOLS &&
+	       rep.hosts == INITRAMFS_HOST_ITOOLS && !rep.compression,
+	       "initramfs: torpor-resume of this format and initramfs-tools' hook: ok");
+	bin = "/lib/torpor/torpor-resume";
+	tap_ok(verdict("good.cpio", INITRAMFS_OK, &rep),
+	       "initramfs: the path is followed through the image's lib -> usr/lib symlink");
+	bin = "/usr/local/lib/torpor/torpor-resume";
+	tap_ok(verdict("good.cpio", INITRAMFS_NO_RESUME, &rep),
+	       "initramfs: torpor-resume elsewhere than LIBEXECDIR: missing");
+	bin = saved;
+
+	tree("nobin", NULL, 1);
+	pack("nobin", "nobin.cpio", 0);
+	tap_ok(verdict("nobin.cpio", INITRAMFS_NO_RESUME, &rep), "initramfs: no torpor-resume");
+
+	tree("old", TORPOR_MARKER_PREFIX "1", 1);
+	pack("old", "old.cpio", 0);
+	tap_ok(verdict("old.cpio", INITRAMFS_OTHER_FORMAT, &rep) && rep.formats == 1u << 1,
+	       "initramfs: a torpor-resume of format 1 only: another format");
+	tree("multi", TORPOR_MARKER_PREFIX "1,2,3", 1);
+	pack("multi", "multi.cpio", 0);
+	tap_ok(verdict("multi.cpio", INITRAMFS_OK, &rep) && rep.formats == 0xe,
+	       "initramfs: a marker naming formats 1, 2 and 3 reads this one");
+
+	tree("nomark", "", 1);
+	pack("nomark", "nomark.cpio", 0);
+	tap_ok(verdict("nomark.cpio", INITRAMFS_NO_MARKER, &rep),
+	       "initramfs: a torpor-resume without marker (an older torpor)");
+
+	tree("noexec", TORPOR_RESUME_MARKER, 1);
+	sh("chmod 644 %s/noexec%s", dir, bin);
+	pack("noexec", "noexec.cpio", 0);
+	tap_ok(verdict("noexec.cpio", INITRAMFS_NOT_EXECUTABLE, &rep),
+	       "initramfs: a torpor-resume that is not executable");
+
+	tree("nohook", TORPOR_RESUME_MARKER, 0);
+	pack("nohook", "nohook.cpio", 0);
+	tap_ok(verdict("nohook.cpio", INITRAMFS_NO_HOOK, &rep), "initramfs: no hook runs it");
+
+	tree("noorder", TORPOR_RESUME_MARKER, 0);
+	snprintf(t, sizeof(t), "%s/noorder", dir);
+	itools_hook(t, 0);
+	pack("noorder", "noorder.cpio", 0);
+	tap_ok(verdict("noorder.cpio", INITRAMFS_HOOK_NOT_RUN, &rep) &&
+	       rep.hook_host == INITRAMFS_HOST_ITOOLS,
+	       "initramfs: initramfs-tools' hook not in scripts/local-top/ORDER: not run");
+
+	/* a later archive replaces the file: the kernel unpacks the last one */
+	sh("cp %s/good.cpio %s/over.cpio", dir, dir);
+	pack("old", "over.cpio", 1);
+	tap_ok(verdict("over.cpio", INITRAMFS_OTHER_FORMAT, &rep),
+	       "initramfs: a later archive's torpor-resume replaces the earlier one");
+	sh("cp %s/old.cpio %s/over2.cpio", dir, dir);
+	pack("good", "over2.cpio", 1);
+	tap_ok(verdict("over2.cpio", INITRAMFS_OK, &rep), "initramfs: and the other way round");
+}
+
+static void test_hosts(void)
+{
+	struct initramfs_report rep;
+	char t[128];
+
+	tree("dracut", TORPOR_RESUME_MARKER, 0);
+	snprintf(t, sizeof(t), "%s/dracut", dir);
+	sh("rm -f %s/conf/initramfs.conf && mkdir -p %s/usr/lib/dracut/hooks/pre-mount && "
+	   "printf 'torpor_pre_mount() {\\n    local _bin=%s\\n}\\n' "
+	   ">%s/usr/lib/dracut/hooks/pre-mount/05-torpor-pre-mount.sh", t, t, bin, t);
+	pack("dracut", "dracut.cpio", 0);
+	tap_ok(verdict("dracut.cpio", INITRAMFS_OK, &rep) && rep.hook_host == INITRAMFS_HOST_DRACUT &&
+	       rep.hosts == INITRAMFS_HOST_DRACUT, "initramfs: dracut's pre-mount hook: ok");
+	/* dracut-ng's hook directory, reached through lib -> usr/lib? no: var/lib */
+	sh("mkdir -p %s/var/lib/dracut/hooks && mv %s/usr/lib/dracut/hooks/pre-mount "
+	   "%s/var/lib/dracut/hooks/", t, t, t);
+	pack("dracut", "dracut-ng.cpio", 0);
+	tap_ok(verdict("dracut-ng.cpio", INITRAMFS_OK, &rep),
+	       "initramfs: dracut-ng's var/lib/dracut/hooks too");
+	sh("mv %s/var/lib/dracut/hooks/pre-mount %s/var/lib/dracut/hooks/pre-pivot", t, t);
+	pack("dracut", "dracut-pivot.cpio", 0);
+	tap_ok(verdict("dracut-pivot.cpio", INITRAMFS_NO_HOOK, &rep),
+	       "initramfs: the script in another hook directory does not count");
+
+	tree("cpio", TORPOR_RESUME_MARKER, 0);
+	snprintf(t, sizeof(t), "%s/cpio", dir);
+	sh("rm -f %s/conf/initramfs.conf && mkdir -p %s/hooks && touch %s/init_functions && "
+	   "printf 'run_hook() {\\n    local bin=%s\\n}\\n' >%s/hooks/torpor && "
+	   "printf 'EARLYHOOKS=\"\"\\nHOOKS=\"base udev torpor-x\"\\n' >%s/config", t, t, t, bin, t, t);
+	pack("cpio", "cpio-nohooks.cpio", 0);
+	tap_ok(verdict("cpio-nohooks.cpio", INITRAMFS_HOOK_NOT_RUN, &rep) &&
+	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO && rep.hosts == INITRAMFS_HOST_MKINITCPIO,
+	       "initramfs: mkinitcpio's hooks/torpor without torpor in HOOKS: not run");
+	sh("printf 'EARLYHOOKS=\"\"\\nHOOKS=\"base udev torpor\"\\nLATEHOOKS=\"\"\\n' >%s/config", t);
+	pack("cpio", "cpio.cpio", 0);
+	tap_ok(verdict("cpio.cpio", INITRAMFS_OK, &rep), "initramfs: mkinitcpio with torpor in HOOKS: ok");
+}
+
+static void test_links(void)
+{
+	struct initramfs_report rep;
+	char t[128];
+
+	/* GNU cpio puts a hard link's data with its last name: torpor-resume comes first */
+	tree("hard", TORPOR_RESUME_MARKER, 1);
+	snprintf(t, sizeof(t), "%s/hard", dir);
+	sh("ln %s%s %s/zz-copy", t, bin, t);
+	pack("hard", "hard.cpio", 0);
+	tap_ok(verdict("hard.cpio", INITRAMFS_OK, &rep),
+	       "initramfs: a hard link whose data comes with its other name");
+	/* the marker across the reader's 4 KiB windows and 256 KiB chunks */
+	tree("edge", NULL, 1);
+	snprintf(t, sizeof(t), "%s/edge", dir);
+	fake_resume(t, "usr/lib/torpor", TORPOR_RESUME_MARKER, 4096 - 10);
+	pack("edge", "edge.cpio", 0);
+	tap_ok(verdict("edge.cpio", INITRAMFS_OK, &rep), "initramfs: a marker across 4 KiB windows");
+	fake_resume(t, "usr/lib/torpor", TORPOR_RESUME_MARKER, 256 * 1024 - 600);
+	pack("edge", "edge2.cpio", 0);
+	tap_ok(verdict("edge2.cpio", INITRAMFS_OK, &rep), "initramfs: a marker across read chunks");
+}
+
+/* early (uncompressed) cpio, then @tool's rest, which the reader runs @tool for */
+static void test_compressed(const char *label, const char *tool, const char *cmd,
+			    const char *format)
+{
+	struct initramfs_report rep;
+	char name[64];
+
+	if (!have(tool)) {
+		skip(label, tool);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s.img", format);
+	sh("rm -rf %s/early && mkdir -p %s/early/kernel/x86/microcode && "
+	   "echo ucode >%s/early/kernel/x86/microcode/GenuineIntel.bin", dir, dir, dir);
+	pack("early", name, 0);
+	sh("%s <%s/good.cpio >>%s/%s", cmd, dir, dir, name);
+	tap_ok(verdict(name, INITRAMFS_OK, &rep) && rep.compression &&
+	       !strcmp(rep.compression, format) && rep.entries > 10 && rep.tool_status == 0,
+	       "initramfs: early cpio, then %s", label);
+}
+
+static void test_failures(void)
+{
+	struct initramfs_report rep;
+	char path[128], t[128];
+	int r;
+
+	if (have("zstd")) {
+		/* cut in the middle: the data ends inside an entry */
+		sh("zstd -q -c <%s/good.cpio | head -c 3000 >%s/cut.img", dir, dir);
+		tap_ok(inspect("cut.img", &rep) == -EBADMSG && strstr(rep.detail, "zstd"),
+		       "initramfs: a cut zstd stream: %s", rep.detail);
+		/* a decompressor that never ends is killed at the deadline */
+		sh("mkdir -p %s/bin && printf '#!/bin/sh\\nexec sleep 1000\\n' >%s/bin/zstd && "
+		   "chmod 755 %s/bin/zstd && zstd -q -c <%s/good.cpio >%s/z.img", dir, dir, dir, dir,
+		   dir);
+		snprintf(path, sizeof(path), "%s/z.img", dir);
+		snprintf(t, sizeof(t), "%s/bin", dir);
+		r = initramfs_inspect(path, bin, t, 300, &rep);
+		tap_ok(r == -ETIMEDOUT && strstr(rep.detail, "within"),
+"initramfs: a stuck decompressor is killed at the deadline: %s",
+		       rep.detail);
+		r = initramfs_inspect(path, bin, "/nonexistent", 300, &rep);
+		tap_ok(r == -ENOPKG && strstr(rep.detail, "not installed"),
+		       "initramfs: no decompressor: %s", rep.detail);
+	} else {
+		skip("initramfs: a cut zstd stream", "zstd");
+	}
+	sh("cp %s/good.cpio %s/junk.img && printf 'JUNKJUNK' >>%s/junk.img", dir, dir, dir);
+	tap_ok(inspect("junk.img", &rep) == -EPROTONOSUPPORT,
+	       "initramfs: data after the archive that is not compressed: %s", rep.detail);
+	sh("head -c 1000 %s/good.cpio >%s/short.img", dir, dir);
+	tap_ok(inspect("short.img", &rep) == -EBADMSG, "initramfs: a cut archive: %s", rep.detail);
+	sh(": >%s/empty.img", dir);
+	tap_ok(inspect("empty.img", &rep) == -EBADMSG, "initramfs: an empty file: %s", rep.detail);
+	tap_ok(inspect("missing.img", &rep) == -ENOENT, "initramfs: a missing file: -ENOENT");
+}
+
+static void test_find(void)
+{
+	char root[128], buf[256], tried[512];
+
+	snprintf(root, sizeof(root), "%s/root", dir);
+	sh("mkdir -p %s/boot && touch %s/boot/initrd.img-6.1.0-9-amd64 "
+	   "%s/boot/initramfs-linux.img %s/boot/initramfs-6.9.0-arch1.img", root, root, root, root);
+	tap_ok(initramfs_find(root, "6.1.0-9-amd64", "BOOT_IMAGE=/boot/vmlinuz-6.1.0-9-amd64 ro",
+			      buf, sizeof(buf), tried, sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initrd.img-6.1.0-9-amd64"),
+	       "find: Debian's initrd.img-RELEASE");
+	tap_ok(initramfs_find(root, "6.9.0-arch1", "ro BOOT_IMAGE=(hd0,gpt1)/vmlinuz-linux rw",
+			      buf, sizeof(buf), tried, sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initramfs-linux.img"),
+	       "find: Arch's BOOT_IMAGE=/vmlinuz-linux boots initramfs-linux.img");
+	tap_ok(initramfs_find(root, "6.9.0-arch1", NULL, buf, sizeof(buf), tried,
+			      sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initramfs-6.9.0-arch1.img"),
+	       "find: dracut's initramfs-RELEASE.img");
+	tap_ok(initramfs_find(root, "7.0", "BOOT_IMAGE=/vmlinuz-other", buf, sizeof(buf), tried,
+			      sizeof(tried)) == -ENOENT && strstr(tried, "initrd.img-other, ") &&
+	       strstr(tried, "initramfs-7.0.img"), "find: none there, the paths tried listed: %s",
+	       tried);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/torpor-initramfs-XXXXXX");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_cpio_tool();
+	test_cpio_hand();
+	if (have("cpio")) {
+		test_verdicts();
+		test_hosts();
+		test_links();
+		test_compressed("gzip", "gzip", "gzip -c", "gzip");
+		test_compressed("zstd", "zstd", "zstd -q -c", "zstd");
+		test_compressed("xz", "xz", "xz -c --check=crc32", "xz");
+		test_compressed("lzma", "unlzma", "xz -c --format=lzma", "lzma");
+		test_compressed("bzip2", "bzip2", "bzip2 -c", "bzip2");
+		test_compressed("lz4 (legacy)", "lz4", "lz4 -l -c", "lz4");
+		test_compressed("lzop", "lzop", "lzop -c", "lzo");
+		test_failures();
+	} else {
+		skip("initramfs: every archive test", "cpio");
+	}
+	test_find();
+	if (!getenv("KEEP"))
+		sh("rm -rf %s", dir);
+	return tap_done();
+}
