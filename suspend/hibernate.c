@@ -949,6 +949,29 @@ static const char *area_name(const struct hib_target *t, char *buf, size_t len)
 }
 
 /*
+ * The swap areas the kernel's shrinking swaps out to before @t (zram) or in
+ * turn with it, into @in; without /proc/swaps' priorities @t takes it all.
+ */
+static void set_areas(struct fit_input *in, const struct hib_target *t)
+{
+	struct swap_entry *sw = NULL;
+	size_t n = 0, i;
+	int r;
+
+	r = swaps_read("/proc/swaps", &sw, &n);
+	if (r == 0)
+		r = fitcheck_set_areas(in, sw, n, t->swap_path);
+	for (i = 0; r == 0 && i < n; i++)
+		msg_debug("swap area '%s': priority %d, %llu MiB free", sw[i].path, sw[i].prio,
+			  (sw[i].kib - (sw[i].used_kib < sw[i].kib ? sw[i].used_kib : sw[i].kib)) >>
+			  10);
+	free(sw);
+	if (r < 0)
+		msg_debug("no priorities of the swap areas (/proc/swaps: %s): what the kernel "
+			  "swaps out counts as %s's", msg_errname(r), t->swap_path);
+}
+
+/*
  * Will the image fit?  Estimated before the freeze (fitcheck.h), with a
  * sample of memory compressed as the writer will (fitsample.h); refused with
  * the numbers when it cannot, with the margin.  Writing still stops at a full
@@ -1002,14 +1025,17 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 		msg_debug("no compression sample (%s or %s: %s): counting memory as "
 			  "incompressible", FITSAMPLE_KCORE, FITSAMPLE_KPAGEFLAGS, msg_errname(r));
 	}
+	set_areas(&in, t);
 	fitcheck_estimate(&in, &fit);
 	ratio = fit.ratio_permille / 1000.0;
 	msg_debug("image estimate: %llu MiB in use, %llu MiB in the snapshot (image_size %llu "
-		  "MiB), %llu MiB swapped out to shrink it, ratio %.3f: %llu MiB to write, %llu "
-		  "MiB of swap with the swapped, margin %llu MiB; %llu MiB free of %llu MiB; "
-		  "estimated in %.1f ms", MIB(fit.in_use), MIB(fit.image), MIB(in.image_size),
-		  MIB(fit.swapped), ratio, MIB_UP(fit.stored), MIB_UP(fit.need), MIB_UP(fit.margin),
-		  MIB(avail), MIB(t->swap_bytes), (now() - t0) * 1000);
+		  "MiB), %llu MiB swapped out to shrink it (%llu MiB to this area, %llu MiB of "
+		  "zram's copies in the snapshot), ratio %.3f: %llu MiB to write, %llu MiB of swap "
+		  "with the swapped, margin %llu MiB; %llu MiB free of %llu MiB; estimated in %.1f "
+		  "ms",
+		  MIB(fit.in_use), MIB(fit.image), MIB(in.image_size), MIB(fit.swapped),
+		  MIB(fit.swapped_here), MIB(fit.pool), ratio, MIB_UP(fit.stored), MIB_UP(fit.need),
+		  MIB_UP(fit.margin), MIB(avail), MIB(t->swap_bytes), (now() - t0) * 1000);
 	area_name(t, where, sizeof(where));
 	if (fitcheck_fits(&fit, avail)) {
 		if (o->check_only)
@@ -1017,9 +1043,13 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 				 MIB_UP(fit.need), MIB(avail), where);
 		return 0;
 	}
-	if (fit.swapped)
+	if (fit.swapped_here && fit.swapped_here < fit.swapped)
 		snprintf(shrunk, sizeof(shrunk), ", and the kernel swaps out about %llu MiB to "
-			 "shrink it to image_size,", MIB_UP(fit.swapped));
+			 "shrink it to image_size, %llu MiB of it to the image's area,",
+			 MIB_UP(fit.swapped), MIB_UP(fit.swapped_here));
+	else if (fit.swapped_here)
+		snprintf(shrunk, sizeof(shrunk), ", and the kernel swaps out about %llu MiB to the "
+			 "image's area to shrink it to image_size,", MIB_UP(fit.swapped_here));
 	if (t->swap_used)
 		snprintf(used, sizeof(used), " (%llu MiB hold swapped-out memory)",
 			 MIB_UP(t->swap_used));
