@@ -314,6 +314,18 @@ static uint32_t sample_cost(const struct fit_input *in)
 	return (uint32_t)((in->sample_stored * 1000 + in->sample_raw - 1) / in->sample_raw);
 }
 
+/* the memory the snapshot saves now, and the most it keeps (@ret_max_size) */
+static uint64_t saveable_of(const struct fit_input *in, uint64_t *ret_max_size)
+{
+	const struct fit_meminfo *m = &in->mem;
+	uint64_t present = in->present > m->total ? in->present : m->total;
+	uint64_t free_now = sub_sat(m->free, in->extra);
+	uint64_t saveable = sub_sat(present, m->free) + in->extra;
+
+	*ret_max_size = (saveable + free_now) / 2;
+	return saveable;
+}
+
 /**
  * fitcheck_estimate() - the swap space a hibernation takes (see the model above)
  *
@@ -327,15 +339,13 @@ void fitcheck_estimate(const struct fit_input *in, struct fit_estimate *ret)
 {
 	const struct fit_meminfo *m = &in->mem;
 	uint64_t ps = in->page_size ? in->page_size : 4096;
-	uint64_t present = in->present > m->total ? in->present : m->total;
-	uint64_t free_now = sub_sat(m->free, in->extra);
-	uint64_t saveable = sub_sat(present, m->free) + in->extra;
-	uint64_t max_size = (saveable + free_now) / 2;
-	uint64_t size = min_u64(in->image_size, max_size);
-	uint64_t image = saveable, reduce = 0, floor, stream, stored;
+	uint64_t saveable, max_size, size, image, reduce = 0, floor, stream, stored;
 	struct fit_estimate e;
 	struct charge c;
 
+	saveable = saveable_of(in, &max_size);
+	size = min_u64(in->image_size, max_size);
+	image = saveable;
 	memset(&e, 0, sizeof(e));
 	memset(&c, 0, sizeof(c));
 	if (size < saveable) {
@@ -380,4 +390,68 @@ void fitcheck_estimate(const struct fit_input *in, struct fit_estimate *ret)
 int fitcheck_fits(const struct fit_estimate *e, uint64_t free_bytes)
 {
 	return e->need <= free_bytes && e->margin <= free_bytes - e->need;
+}
+
+/*
+ * The memory the areas ahead of the target free when they take all they can
+ * of @in's anonymous pages.
+ */
+static uint64_t freed_ahead(const struct fit_input *in, uint64_t ps)
+{
+	struct charge c;
+	uint64_t all = in->mem.anon / ps;
+
+	charge_init(in, all, all, ps, &c);
+	charge_ahead(in, sample_cost(in), &c);
+	return (all - c.rem) * ps;
+}
+
+/**
+ * fitcheck_advise() - an image_size with which @in's image fits @free_bytes
+ *
+ * The target's need is a sum of straight pieces in the size the kernel
+ * shrinks to: from no shrinking down to the page cache dropped it falls by
+ * the ratio for each byte less; then, while the areas ahead of the target take
+ * the pages swapped out, by the ratio for a disk area's and by about nothing
+ * for zram's (its copies, as large as the compressed pages, stay in the
+ * image); past them it grows by 1 - the ratio, each byte now swapped out to
+ * the target as it is.  So the least need is at one of those ends, or at the
+ * smallest image, or the largest: each is tried, in whole MiB.  A lower
+ * image_size helps while the kernel drops cache or swaps out to zram, a
+ * higher one when the target takes what is swapped out.
+ * Return: 1 and @ret_image_size (bytes) for the fitting one that needs the
+ * least (the nearest to @in's when needs are equal); 0 when none fits.
+ */
+int fitcheck_advise(const struct fit_input *in, uint64_t free_bytes, uint64_t *ret_image_size)
+{
+	uint64_t ps = in->page_size ? in->page_size : 4096, mib = 1u << 20;
+	uint64_t saveable, max_size, cache, best = 0, best_need = UINT64_MAX, d, bd = 0;
+	uint64_t cand[4];
+	struct fit_input t = *in;
+	struct fit_estimate e;
+	size_t i;
+
+	saveable = saveable_of(in, &max_size);
+	cache = sub_sat(saveable, in->mem.file + in->mem.slab_reclaimable);
+	cand[0] = 0;
+	cand[1] = min_u64(saveable, max_size);
+	cand[2] = cache;
+	cand[3] = sub_sat(cache, freed_ahead(in, ps));
+	for (i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
+		t.image_size = (cand[i] + mib - 1) / mib * mib;
+		fitcheck_estimate(&t, &e);
+		if (!fitcheck_fits(&e, free_bytes))
+			continue;
+		d = t.image_size > in->image_size ? t.image_size - in->image_size :
+			in->image_size - t.image_size;
+		if (e.need < best_need || (e.need == best_need && d < bd)) {
+			best = t.image_size;
+			best_need = e.need;
+			bd = d;
+		}
+	}
+	if (best_need == UINT64_MAX)
+		return 0;
+	*ret_image_size = best;
+	return 1;
 }

@@ -68,5 +68,6 @@ int fitcheck_set_areas(struct fit_input *in, const struct swap_entry *sw, size_t
 		       const char *target_path);
 void fitcheck_estimate(const struct fit_input *in, struct fit_estimate *ret);
 int fitcheck_fits(const struct fit_estimate *e, uint64_t free_bytes);
+int fitcheck_advise(const struct fit_input *in, uint64_t free_bytes, uint64_t *ret_image_size);
 
 #endif

@@ -972,6 +972,37 @@ static void set_areas(struct fit_input *in, const struct hib_target *t)
 }
 
 /*
+ * What would make the image fit: an image_size (fitcheck_advise()) higher
+ * when the kernel's shrinking swaps out to this area what the image would
+ * hold compressed, lower when the kernel can drop more cache or swap more out
+ * to zram; else more room or less memory in use.
+ */
+static void hint_fit(const struct fit_input *in, uint64_t avail)
+{
+	struct fit_input t = *in;
+	struct fit_estimate e;
+	uint64_t size;
+
+	if (!fitcheck_advise(in, avail, &size)) {
+		msg_hint("use a larger swap area or close programs: no image_size makes this "
+			 "image fit");
+		return;
+	}
+	if (size > in->image_size) {
+		msg_hint("raise image_size to %llu MiB (torpor.conf, or --image-size=%lluM): the "
+			 "kernel then swaps out less before the snapshot, which this area would "
+			 "take as it is", MIB(size), MIB(size));
+		return;
+	}
+	t.image_size = size;
+	fitcheck_estimate(&t, &e);
+	msg_hint("lower image_size to %llu MiB (torpor.conf, or --image-size=%lluM): the kernel "
+		 "then drops more of its caches%s before the snapshot", MIB(size), MIB(size),
+		 e.pool ? " and swaps more out to zram" : e.swapped > e.swapped_here ?
+		 " and swaps more out to the swap areas ahead of this one" : "");
+}
+
+/*
  * Will the image fit?  Estimated before the freeze (fitcheck.h), with a
  * sample of memory compressed as the writer will (fitsample.h); refused with
  * the numbers when it cannot, with the margin.  Writing still stops at a full
@@ -1057,8 +1088,7 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 		  "ratio %.2f)%s and a margin of %llu MiB, but %s has only %llu MiB free%s",
 		  MIB_UP(fit.stored), MIB(fit.in_use), ratio, shrunk, MIB_UP(fit.margin), where,
 		  MIB(avail), used);
-	msg_hint("use a larger swap area, close programs, or lower image_size (torpor.conf) "
-		 "so that the kernel drops more of its caches before the snapshot");
+	hint_fit(&in, avail);
 	if (testhook_no_fitcheck())
 		return 0;
 	return -ENOSPC;

@@ -379,6 +379,63 @@ static void test_imagefile(void)
 	       (unsigned long long)(e.image / MIB));
 }
 
+static void test_advise(void)
+{
+	struct fit_input in, t;
+	struct fit_estimate e;
+	uint64_t size = 0;
+	int r;
+
+	/*
+	 * The review's machine with the 8 GiB disk area alone: what the kernel
+	 * swaps out lands there as it is, so a higher image_size (at most half of
+	 * memory is kept) swaps out less: 7844 MiB with the margin.  A lower one
+	 * would swap out more.
+	 */
+	in = input(16384, 3072, 11776, 1024, 0, 16384 * 2 / 5);
+	in.sample_raw = 100 * PS;
+	in.sample_stored = 40 * PS;
+	r = fitcheck_advise(&in, 8192 * MIB, &size);
+	tap_ok(r == 1 && size == 8192 * MIB,
+	       "fitcheck: swapped out to the target: raise image_size to half of memory (%llu MiB)",
+	       (unsigned long long)(size / MIB));
+	t = in;
+	t.image_size = 0;
+	fitcheck_estimate(&t, &e);
+	tap_ok(!fitcheck_fits(&e, 8192 * MIB), "fitcheck: the smallest image_size does not fit it");
+	tap_ok(fitcheck_advise(&in, 7168 * MIB, &size) == 0,
+	       "fitcheck: a 7 GiB area fits with no image_size");
+
+	/* zram ahead, a 5.5 GiB area: zram full at 7373 MiB, the nearest of the least needs */
+	set_swaps(&in, fedora, "/dev/nvme0n1p3");
+	fitcheck_estimate(&in, &e);
+	r = fitcheck_advise(&in, 5632 * MIB, &size);
+	tap_ok(!fitcheck_fits(&e, 5632 * MIB) && r == 1 &&
+	       size > in.image_size && near(size, 16384 - 3072 - 1024 - 8192 * 6 / 10),
+	       "fitcheck: zram full and the target taking the rest: raise image_size until zram "
+	       "takes it all (%llu MiB)", (unsigned long long)(size / MIB));
+	t = in;
+	t.image_size = size;
+	fitcheck_estimate(&t, &e);
+	tap_ok(e.swapped_here == 0 && fitcheck_fits(&e, 5632 * MIB),
+	       "fitcheck: with it nothing is swapped out to the target (%llu MiB)",
+	       (unsigned long long)((e.need + e.margin) / MIB));
+	tap_ok(fitcheck_advise(&in, 5120 * MIB, &size) == 0,
+	       "fitcheck: 5 GiB fits with no image_size");
+
+	/* 600 MiB in use, 430 of it cache: a lower image_size drops it, swaps nothing */
+	in = input(1024, 424, 100, 400, 30, 400);
+	in.sample_raw = 100 * PS;
+	in.sample_stored = 50 * PS;
+	fitcheck_estimate(&in, &e);
+	r = fitcheck_advise(&in, 150 * MIB, &size);
+	tap_ok(!fitcheck_fits(&e, 150 * MIB) && r == 1 &&
+	       size == 170 * MIB, "fitcheck: much cache: lower image_size to what it leaves "
+	       "(%llu MiB)", (unsigned long long)(size / MIB));
+	tap_ok(fitcheck_advise(&in, 80 * MIB, &size) == 0,
+	       "fitcheck: smaller than what is not cache: no image_size");
+}
+
 static void test_fits(void)
 {
 	struct fit_input in;
@@ -405,6 +462,7 @@ int main(void)
 	test_priorities();
 	test_turns();
 	test_imagefile();
+	test_advise();
 	test_fits();
 	return tap_done();
 }
