@@ -9,9 +9,15 @@
 #ifndef SUSPEND_FITCHECK_H
 #define SUSPEND_FITCHECK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "swaps.h"
+
 #define FITCHECK_MEMINFO_PATH "/proc/meminfo"
+
+/* the kernel has fewer swap areas than this (MAX_SWAPFILES) */
+#define FIT_MAX_AREAS 32
 
 /* what the estimate reads from /proc/meminfo, in bytes */
 struct fit_meminfo {
@@ -20,6 +26,13 @@ struct fit_meminfo {
 	uint64_t anon;			/* Active(anon) + Inactive(anon): tmpfs and shmem too */
 	uint64_t file;			/* Active(file) + Inactive(file) */
 	uint64_t slab_reclaimable;	/* SReclaimable (0 when absent) */
+};
+
+/* an active swap area other than the target that the kernel swaps out to first or in turn */
+struct fit_area {
+	uint64_t free;			/* bytes it can still take: Size - Used */
+	int prio;			/* at least the target's */
+	int in_memory;			/* zram: what it takes stays in memory, compressed */
 };
 
 struct fit_input {
@@ -32,21 +45,29 @@ struct fit_input {
 	uint64_t sample_stored;		/* the bytes they took, page-padded as the writer stores */
 	uint64_t map_bytes;		/* torpor's map (the meta blob), at most */
 	uint32_t page_size;
+	struct fit_area areas[FIT_MAX_AREAS];	/* fitcheck_set_areas() */
+	size_t nr_areas;		/* 0: the target takes every page swapped out */
+	int target_prio;
 };
 
 struct fit_estimate {
 	uint64_t in_use;		/* saveable memory now */
 	uint64_t image;			/* memory left in the snapshot after the kernel shrank it */
-	uint64_t swapped;		/* memory that shrinking swaps out, as it is */
+	uint64_t swapped;		/* memory that shrinking swaps out, to every area */
+	uint64_t swapped_here;		/* of it, what the target takes, as it is */
+	uint64_t pool;			/* what zram's new compressed copies add to the image */
 	uint64_t stored;		/* the snapshot stream compressed, with torpor's map */
-	uint64_t need;			/* stored + swapped */
+	uint64_t need;			/* stored + swapped_here */
 	uint64_t margin;		/* free space asked for beyond need */
 	uint32_t ratio_permille;	/* the sample's stored / raw, 1000 without one */
 };
 
 int fitcheck_parse_meminfo(const char *text, struct fit_meminfo *ret);
 int fitcheck_read_meminfo(const char *path, struct fit_meminfo *ret);
+int fitcheck_set_areas(struct fit_input *in, const struct swap_entry *sw, size_t n,
+		       const char *target_path);
 void fitcheck_estimate(const struct fit_input *in, struct fit_estimate *ret);
 int fitcheck_fits(const struct fit_estimate *e, uint64_t free_bytes);
+int fitcheck_advise(const struct fit_input *in, uint64_t free_bytes, uint64_t *ret_image_size);
 
 #endif

@@ -949,6 +949,60 @@ static const char *area_name(const struct hib_target *t, char *buf, size_t len)
 }
 
 /*
+ * The swap areas the kernel's shrinking swaps out to before @t (zram) or in
+ * turn with it, into @in; without /proc/swaps' priorities @t takes it all.
+ */
+static void set_areas(struct fit_input *in, const struct hib_target *t)
+{
+	struct swap_entry *sw = NULL;
+	size_t n = 0, i;
+	int r;
+
+	r = swaps_read("/proc/swaps", &sw, &n);
+	if (r == 0)
+		r = fitcheck_set_areas(in, sw, n, t->swap_path);
+	for (i = 0; r == 0 && i < n; i++)
+		msg_debug("swap area '%s': priority %d, %llu MiB free", sw[i].path, sw[i].prio,
+			  (sw[i].kib - (sw[i].used_kib < sw[i].kib ? sw[i].used_kib : sw[i].kib)) >>
+			  10);
+	free(sw);
+	if (r < 0)
+		msg_debug("no priorities of the swap areas (/proc/swaps: %s): what the kernel "
+			  "swaps out counts as %s's", msg_errname(r), t->swap_path);
+}
+
+/*
+ * What would make the image fit: an image_size (fitcheck_advise()) higher
+ * when the kernel's shrinking swaps out to this area what the image would
+ * hold compressed, lower when the kernel can drop more cache or swap more out
+ * to zram; else more room or less memory in use.
+ */
+static void hint_fit(const struct fit_input *in, uint64_t avail)
+{
+	struct fit_input t = *in;
+	struct fit_estimate e;
+	uint64_t size;
+
+	if (!fitcheck_advise(in, avail, &size)) {
+		msg_hint("use a larger swap area or close programs: no image_size makes this "
+			 "image fit");
+		return;
+	}
+	if (size > in->image_size) {
+		msg_hint("raise image_size to %llu MiB (torpor.conf, or --image-size=%lluM): the "
+			 "kernel then swaps out less before the snapshot, which this area would "
+			 "take as it is", MIB(size), MIB(size));
+		return;
+	}
+	t.image_size = size;
+	fitcheck_estimate(&t, &e);
+	msg_hint("lower image_size to %llu MiB (torpor.conf, or --image-size=%lluM): the kernel "
+		 "then drops more of its caches%s before the snapshot", MIB(size), MIB(size),
+		 e.pool ? " and swaps more out to zram" : e.swapped > e.swapped_here ?
+		 " and swaps more out to the swap areas ahead of this one" : "");
+}
+
+/*
  * Will the image fit?  Estimated before the freeze (fitcheck.h), with a
  * sample of memory compressed as the writer will (fitsample.h); refused with
  * the numbers when it cannot, with the margin.  Writing still stops at a full
@@ -1002,14 +1056,17 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 		msg_debug("no compression sample (%s or %s: %s): counting memory as "
 			  "incompressible", FITSAMPLE_KCORE, FITSAMPLE_KPAGEFLAGS, msg_errname(r));
 	}
+	set_areas(&in, t);
 	fitcheck_estimate(&in, &fit);
 	ratio = fit.ratio_permille / 1000.0;
 	msg_debug("image estimate: %llu MiB in use, %llu MiB in the snapshot (image_size %llu "
-		  "MiB), %llu MiB swapped out to shrink it, ratio %.3f: %llu MiB to write, %llu "
-		  "MiB of swap with the swapped, margin %llu MiB; %llu MiB free of %llu MiB; "
-		  "estimated in %.1f ms", MIB(fit.in_use), MIB(fit.image), MIB(in.image_size),
-		  MIB(fit.swapped), ratio, MIB_UP(fit.stored), MIB_UP(fit.need), MIB_UP(fit.margin),
-		  MIB(avail), MIB(t->swap_bytes), (now() - t0) * 1000);
+		  "MiB), %llu MiB swapped out to shrink it (%llu MiB to this area, %llu MiB of "
+		  "zram's copies in the snapshot), ratio %.3f: %llu MiB to write, %llu MiB of swap "
+		  "with the swapped, margin %llu MiB; %llu MiB free of %llu MiB; estimated in %.1f "
+		  "ms",
+		  MIB(fit.in_use), MIB(fit.image), MIB(in.image_size), MIB(fit.swapped),
+		  MIB(fit.swapped_here), MIB(fit.pool), ratio, MIB_UP(fit.stored), MIB_UP(fit.need),
+		  MIB_UP(fit.margin), MIB(avail), MIB(t->swap_bytes), (now() - t0) * 1000);
 	area_name(t, where, sizeof(where));
 	if (fitcheck_fits(&fit, avail)) {
 		if (o->check_only)
@@ -1017,9 +1074,13 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 				 MIB_UP(fit.need), MIB(avail), where);
 		return 0;
 	}
-	if (fit.swapped)
+	if (fit.swapped_here && fit.swapped_here < fit.swapped)
 		snprintf(shrunk, sizeof(shrunk), ", and the kernel swaps out about %llu MiB to "
-			 "shrink it to image_size,", MIB_UP(fit.swapped));
+			 "shrink it to image_size, %llu MiB of it to the image's area,",
+			 MIB_UP(fit.swapped), MIB_UP(fit.swapped_here));
+	else if (fit.swapped_here)
+		snprintf(shrunk, sizeof(shrunk), ", and the kernel swaps out about %llu MiB to the "
+			 "image's area to shrink it to image_size,", MIB_UP(fit.swapped_here));
 	if (t->swap_used)
 		snprintf(used, sizeof(used), " (%llu MiB hold swapped-out memory)",
 			 MIB_UP(t->swap_used));
@@ -1027,8 +1088,7 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 		  "ratio %.2f)%s and a margin of %llu MiB, but %s has only %llu MiB free%s",
 		  MIB_UP(fit.stored), MIB(fit.in_use), ratio, shrunk, MIB_UP(fit.margin), where,
 		  MIB(avail), used);
-	msg_hint("use a larger swap area, close programs, or lower image_size (torpor.conf) "
-		 "so that the kernel drops more of its caches before the snapshot");
+	hint_fit(&in, avail);
 	if (testhook_no_fitcheck())
 		return 0;
 	return -ENOSPC;

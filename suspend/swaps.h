@@ -11,6 +11,8 @@ struct swap_entry {
 	int is_file;			/* "file", not "partition" */
 	unsigned long long kib;		/* size */
 	unsigned long long used_kib;	/* in use: swapped-out pages and swap cache */
+	int prio;			/* the kernel fills higher ones first, equal ones in turn */
+	int has_prio;			/* the Priority column was there and a number */
 };
 
 int swaps_unescape(char *s);

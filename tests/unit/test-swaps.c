@@ -24,6 +24,17 @@ static void test_line(void)
 	       e.used_kib == 12, "swaps: zram is a partition; the Used column read");
 	tap_ok(swaps_parse_line("/dev/vdb partition 49148\n", &e) == 0 && e.kib == 49148 &&
 	       e.used_kib == 0, "swaps: a line without the Used column counts as unused");
+	tap_ok(swaps_parse_line("/dev/zram0\t\t\t\t\tpartition\t8388604\t\t524288\t\t100\n", &e) ==
+	       0 && e.has_prio && e.prio == 100, "swaps: the Priority column read (100)");
+	tap_ok(swaps_parse_line("/dev/vdb2 partition 8388604 0 -2\n", &e) == 0 && e.has_prio &&
+	       e.prio == -2, "swaps: a default priority is negative (-2)");
+	tap_ok(swaps_parse_line("/dev/vdb2 partition 8388604 0 32767\n", &e) == 0 && e.has_prio &&
+	       e.prio == 32767, "swaps: the highest priority swapon gives");
+	tap_ok(swaps_parse_line("/dev/vdb partition 49148 0\n", &e) == 0 && !e.has_prio,
+	       "swaps: a line without the Priority column has none");
+	tap_ok(swaps_parse_line("/dev/vdb partition 49148 0 1x\n", &e) == 0 && !e.has_prio &&
+	       swaps_parse_line("/dev/vdb partition 49148 0 99999999999999999999\n", &e) == 0 &&
+	       !e.has_prio, "swaps: a Priority that is not a number is none; the area stays");
 	tap_ok(swaps_parse_line("/x weird 100 0 -1\n", &e) == -EINVAL, "swaps: unknown type refused");
 	tap_ok(swaps_parse_line("/x file\n", &e) == -EINVAL, "swaps: a line without a size refused");
 	tap_ok(swaps_parse_line("", &e) == -EINVAL, "swaps: an empty line refused");
@@ -49,6 +60,8 @@ static void test_file(void)
 	r = swaps_read(path, &sw, &n);
 	tap_ok(r == 0 && n == 2 && !strcmp(sw[0].path, "/dev/vdb") && sw[1].is_file &&
 	       sw[1].kib == 524284, "swaps: a file of two areas, a header and garbage (%zu)", n);
+	tap_ok(r == 0 && n == 2 && sw[0].prio == -2 && sw[1].prio == -3 && sw[0].has_prio &&
+	       sw[1].has_prio, "swaps: each area's priority read from the file");
 	free(sw);
 	unlink(path);
 	tap_ok(swaps_read("/nonexistent/swaps", &sw, &n) == -ENOENT, "swaps: a missing file is -ENOENT");
