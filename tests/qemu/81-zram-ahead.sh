@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 73-zram-ahead: Fedora's layout, zram (768 MiB) at priority 100 ahead of the swap
+# 81-zram-ahead: Fedora's layout, zram (768 MiB) at priority 100 ahead of the swap
 # disk, which the image goes to.  Boot 1 runs 384 MiB of workload and hibernates
 # with image_size 64 MiB, so the kernel's shrinking swaps out most of the workload:
 # to zram (~395 MiB), whose compressed copies stay in the image, and nothing to the
