@@ -1158,6 +1158,9 @@ static void say_late_doubt(enum late_outcome o)
 		msg_error("cannot read what torpor-resume left in the swap header for the late "
 			  "check: %s: the filesystems the boot could not see cannot be checked, "
 			  "the restored system must not run", msg_errname(late.err));
+	} else if (late.err == -EIO) {
+		msg_error("reading %s failed (EIO), and the device is still there: it cannot be "
+			  "proven unchanged, the restored system must not run", what);
 	} else if (late.err == -EOPNOTSUPP) {
 		msg_error("%s, not present at boot, cannot be read past the kernel's cache (its "
 			  "device refused O_DIRECT): it cannot be proven unchanged, the restored "

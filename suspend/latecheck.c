@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "blkio.h"
+#include "devname.h"
 #include "fsstamp.h"
 #include "latecheck.h"
 #include "taskwait.h"
@@ -32,6 +33,7 @@ int latecheck_init(struct latecheck *lc, const struct restamp *rs,
 	lc->header_offset = header_offset;
 	lc->ps = ps;
 	lc->read_stamp = fsstamp_read_buf;
+	lc->dev_size = devname_size;
 	lc->stack_bytes = STACK_BYTES;
 	lc->page = blkio_alloc(ps);
 	lc->stack = blkio_alloc(lc->stack_bytes);
@@ -44,10 +46,21 @@ int latecheck_init(struct latecheck *lc, const struct restamp *rs,
 	return 0;
 }
 
-/* ENODEV, ENXIO, EIO: the device is gone (unplugged): nothing can write it any more */
-static int is_gone(int r)
+/*
+ * Is the device behind @fd, whose read failed with @r, gone (unplugged), so
+ * that nothing can write it any more?  ENODEV and ENXIO say so.  An EIO (a
+ * short read is one too) does only when the kernel shows no capacity left, as
+ * it sets on a disk that died or was removed: a device still there may fail
+ * reads for a while (a multipath map without queue_if_no_path while its paths
+ * come back) and take the resumed system's writes later.
+ */
+static int is_gone(const struct latecheck *lc, int fd, int r)
 {
-	return r == -ENODEV || r == -ENXIO || r == -EIO;
+	unsigned long long bytes = 1;
+
+	if (r == -ENODEV || r == -ENXIO)
+		return 1;
+	return r == -EIO && lc->dev_size(fd, &bytes) == 0 && bytes == 0;
 }
 
 /* A btrfs not seen at boot: this check reads one of its devices; more cannot be proven. */
@@ -97,7 +110,7 @@ static enum late_outcome check_entry(struct latecheck *lc, const struct torpor_l
 	lc->unseen += (e->flags & TORPOR_LATE_UNSEEN) != 0;
 	memset(&now, 0, sizeof(now));
 	r = lc->read_stamp(fd, rs->buf, fsstamp_log_head(&then), &now);
-	if (is_gone(r)) {
+	if (is_gone(lc, fd, r)) {
 		if (!lc->gone++) {
 			lc->gone_at = e->index;
 			lc->gone_err = r;

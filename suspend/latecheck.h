@@ -36,7 +36,8 @@ enum late_outcome {
 	LATE_NO_NOTE = 0,	/* no note: an older torpor-resume checked every one at boot */
 	LATE_SAME,		/* every stamp named is as the image recorded it: thaw */
 	LATE_GONE,		/* the others the same, a device is gone (ENODEV, ENXIO,
-				 * EIO): the resumed system cannot write it either: thaw */
+				 * or EIO with no capacity left): the resumed system
+				 * cannot write it either: thaw */
 	LATE_MOVED,		/* one was mounted since, or holds another filesystem:
 				 * reboot without thawing */
 	LATE_TIMEOUT,		/* a read did not answer in time: reboot without thawing */
@@ -60,6 +61,8 @@ struct latecheck {
 	struct image_late note;		/* the note as read */
 	/* the reader, fsstamp_read_buf(); tests replace it */
 	int (*read_stamp)(int fd, uint8_t *buf, uint64_t log_head, struct torpor_fsrec *ret);
+	/* the device's capacity after an EIO, devname_size(); tests replace it */
+	int (*dev_size)(int fd, unsigned long long *ret_bytes);
 	/* the outcome, valid after latecheck_run() */
 	enum late_outcome outcome;
 	enum late_outcome result;	/* the thread's answer */

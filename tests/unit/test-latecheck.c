@@ -42,6 +42,13 @@ static int answer[NFS];
 static struct torpor_fsrec disk[NFS];
 static uint64_t btrfs_devices = 1;
 static int block_fd[2];		/* the reader of device 2 waits here when answer is 1 */
+static unsigned long long capacity[NFS];	/* what BLKGETSIZE64 answers after an EIO */
+
+static int fake_size(int fd, unsigned long long *ret_bytes)
+{
+	*ret_bytes = capacity[fd - FD0];
+	return 0;
+}
 
 static int fake_read(int fd, uint8_t *buf, uint64_t log_head, struct torpor_fsrec *ret)
 {
@@ -105,6 +112,7 @@ static void disks_same(void)
 		disk[i].mount_time = 20 + i;
 		disk[i].write_time = 30 + i;
 		answer[i] = 0;
+		capacity[i] = 64ull << 20;
 	}
 	btrfs_devices = 1;
 }
@@ -113,6 +121,7 @@ static enum late_outcome run(struct latecheck *lc, int timeout_ms)
 {
 	latecheck_init(lc, &rs, fs, NFS, CREATED, swap_fd, 0, PS);
 	lc->read_stamp = fake_read;
+	lc->dev_size = fake_size;
 	return latecheck_run(lc, timeout_ms);
 }
 
@@ -161,10 +170,22 @@ static void cases(void)
 
 	disks_same();
 	answer[0] = -ENODEV;
+	answer[1] = -ENXIO;
+	answer[2] = -EIO;
+	capacity[2] = 0;
+	o = run(&lc, 5000);
+	tap_ok(o == LATE_GONE && lc.gone == 3 && lc.gone_at == 0 && lc.gone_err == -ENODEV,
+	       "latecheck: devices gone (ENODEV, ENXIO, EIO with no capacity left): thaw, "
+	       "warned (%d)", o);
+	latecheck_free(&lc);
+
+	/* a multipath map without queue_if_no_path fails reads while its paths come back */
+	disks_same();
 	answer[2] = -EIO;
 	o = run(&lc, 5000);
-	tap_ok(o == LATE_GONE && lc.gone == 2 && lc.gone_at == 0 && lc.gone_err == -ENODEV,
-	       "latecheck: two devices gone (ENODEV, EIO), the rest the same: thaw, warned (%d)", o);
+	tap_ok(o == LATE_UNCHECKABLE && lc.at == 2 && lc.err == -EIO && lc.gone == 0,
+	       "latecheck: a read error (EIO, a short read) on a device still there: reboot "
+	       "unthawed (%d)", o);
 	latecheck_free(&lc);
 
 	disks_same();
