@@ -77,8 +77,12 @@ static struct restamp stamps;
 /* and read again by the restored process before it thaws */
 static struct latecheck late;
 
-/* how long the late check waits for its reads, and the pause before its reboot */
-#define LATE_TIMEOUT_MS		15000
+/*
+ * How long the late check waits for each read (a disk may spin up for seconds
+ * after the resume), for all of them, and the pause before its reboot
+ */
+#define LATE_READ_MS		15000
+#define LATE_TOTAL_MS		60000
 #define LATE_REBOOT_PAUSE_S	10
 
 /* plymouth's client, when its daemon runs */
@@ -1147,13 +1151,17 @@ static void say_late_doubt(enum late_outcome o)
 		fsstamp_describe(&late.then, &late.now, how, sizeof(how));
 		msg_error("%s was mounted since hibernation (%s): the restored system must not "
 			  "run, it would corrupt that filesystem", what, how);
+	} else if (o == LATE_TIMEOUT && late.over_total) {
+		msg_error("the late check did not end within %d s (reading %s): the filesystems "
+			  "cannot be proven unchanged, the restored system must not run",
+			  LATE_TOTAL_MS / 1000, at >= 0 ? what : "the swap header");
 	} else if (o == LATE_TIMEOUT && at >= 0) {
 		msg_error("reading %s did not answer within %d s: it cannot be proven unchanged, "
-			  "the restored system must not run", what, LATE_TIMEOUT_MS / 1000);
+			  "the restored system must not run", what, LATE_READ_MS / 1000);
 	} else if (o == LATE_TIMEOUT) {
 		msg_error("reading the swap header did not answer within %d s: the filesystems "
 			  "the boot could not see cannot be checked, the restored system must "
-			  "not run", LATE_TIMEOUT_MS / 1000);
+			  "not run", LATE_READ_MS / 1000);
 	} else if (at < 0) {
 		msg_error("cannot read what torpor-resume left in the swap header for the late "
 			  "check: %s: the filesystems the boot could not see cannot be checked, "
@@ -1214,7 +1222,7 @@ static void reboot_unthawed(enum late_outcome o)
 static void check_late(void)
 {
 	char what[128];
-	enum late_outcome o = latecheck_run(&late, LATE_TIMEOUT_MS);
+	enum late_outcome o = latecheck_run(&late, LATE_READ_MS, LATE_TOTAL_MS);
 	unsigned long long ms = NS_MS(late.ns);
 
 	switch (o) {

@@ -34,6 +34,7 @@ int latecheck_init(struct latecheck *lc, const struct restamp *rs,
 	lc->ps = ps;
 	lc->read_stamp = fsstamp_read_buf;
 	lc->dev_size = devname_size;
+	lc->clock_ns = task_clock_ns;
 	lc->stack_bytes = STACK_BYTES;
 	lc->page = blkio_alloc(ps);
 	lc->stack = blkio_alloc(lc->stack_bytes);
@@ -78,6 +79,12 @@ static enum late_outcome check_btrfs_devices(struct latecheck *lc)
 	return LATE_SAME;
 }
 
+/* A read begins: its own deadline starts now. */
+static void read_begins(struct latecheck *lc)
+{
+	__atomic_store_n(&lc->read_t0, lc->clock_ns(), __ATOMIC_RELEASE);
+}
+
 /* Entry @e of the note: LATE_SAME (also when gone, counted), or what decides. */
 static enum late_outcome check_entry(struct latecheck *lc, const struct torpor_late_fs *e)
 {
@@ -109,6 +116,7 @@ static enum late_outcome check_entry(struct latecheck *lc, const struct torpor_l
 	lc->checked++;
 	lc->unseen += (e->flags & TORPOR_LATE_UNSEEN) != 0;
 	memset(&now, 0, sizeof(now));
+	read_begins(lc);
 	r = lc->read_stamp(fd, rs->buf, fsstamp_log_head(&then), &now);
 	if (is_gone(lc, fd, r)) {
 		if (!lc->gone++) {
@@ -143,6 +151,7 @@ static enum late_outcome check_all(struct latecheck *lc)
 	uint64_t t0 = task_clock_ns();
 
 	__atomic_store_n(&lc->at, -1, __ATOMIC_RELEASE);
+	read_begins(lc);
 	r = blkio_pread(lc->dev_fd, lc->page, lc->ps, lc->header_offset);
 	if (r == 0)
 		r = image_late_decode(lc->page, lc->ps, &lc->note);
@@ -175,16 +184,37 @@ static void *late_main(void *arg)
 	return NULL;
 }
 
-/**
- * latecheck_run() - in the restored process, still frozen: check, waiting at
- * most @timeout_ms for the reads
- * Return: the outcome (also in lc->outcome); LATE_TIMEOUT leaves the thread
- * behind, in a read that did not return.  Does not print.
+/*
+ * Has the read under way, or the whole check begun at @t0, run past its
+ * deadline?  The read's start is taken on both sides of the clock, so that a
+ * read which ended (and the next began) meanwhile is not judged by the time of
+ * the next: the answer is always about one read.
  */
-enum late_outcome latecheck_run(struct latecheck *lc, int timeout_ms)
+static int past_deadline(struct latecheck *lc, uint64_t t0, uint64_t read_ns, uint64_t total_ns)
+{
+	uint64_t r0, r1, now;
+
+	do {
+		r0 = __atomic_load_n(&lc->read_t0, __ATOMIC_ACQUIRE);
+		now = lc->clock_ns();
+		r1 = __atomic_load_n(&lc->read_t0, __ATOMIC_ACQUIRE);
+	} while (r0 != r1);
+	lc->ns = now - t0;
+	lc->over_total = now - t0 >= total_ns;
+	return lc->over_total || (now > r0 && now - r0 >= read_ns);
+}
+
+/**
+ * latecheck_run() - in the restored process, still frozen: check, giving each
+ * read at most @read_ms and the whole check at most @total_ms
+ * Return: the outcome (also in lc->outcome); LATE_TIMEOUT leaves the thread
+ * behind, in a read that did not return (lc->over_total: the whole check's
+ * bound ended it).  Does not print.
+ */
+enum late_outcome latecheck_run(struct latecheck *lc, int read_ms, int total_ms)
 {
 	struct timespec tick = { 0, 1000000 };
-	uint64_t t0 = task_clock_ns(), limit = (uint64_t)timeout_ms * 1000000u;
+	uint64_t t0 = lc->clock_ns();
 	int r;
 
 	lc->checked = lc->unseen = lc->gone = 0;
@@ -192,6 +222,8 @@ enum late_outcome latecheck_run(struct latecheck *lc, int timeout_ms)
 	lc->err = 0;
 	lc->at = -1;
 	lc->done = 0;
+	lc->over_total = 0;
+	lc->read_t0 = t0;
 	r = task_start(&lc->thread, lc->stack, lc->stack_bytes, late_main, lc);
 	if (r < 0) {
 		/* unbounded on this thread: not at all */
@@ -200,8 +232,8 @@ enum late_outcome latecheck_run(struct latecheck *lc, int timeout_ms)
 		return lc->outcome;
 	}
 	while (!__atomic_load_n(&lc->done, __ATOMIC_ACQUIRE)) {
-		if (task_clock_ns() - t0 >= limit) {
-			lc->ns = task_clock_ns() - t0;
+		if (past_deadline(lc, t0, (uint64_t)read_ms * 1000000u,
+				  (uint64_t)total_ms * 1000000u)) {
 			lc->outcome = LATE_TIMEOUT;
 			return lc->outcome;
 		}
@@ -209,7 +241,7 @@ enum late_outcome latecheck_run(struct latecheck *lc, int timeout_ms)
 	}
 	pthread_join(lc->thread, NULL);
 	lc->lingering = task_wait_released(lc->tid, 1000) < 0;
-	lc->ns = task_clock_ns() - t0;
+	lc->ns = lc->clock_ns() - t0;
 	lc->outcome = lc->result;
 	return lc->outcome;
 }

@@ -16,8 +16,10 @@
  *
  * The reads run on a thread of their own (started like the flusher's, with a
  * stack allocated before the freeze: the freezing task's threads are not
- * frozen), and the caller waits for it at most @timeout_ms: a device that does
- * not answer must not hold the machine for ever.  The thread is joined and seen
+ * frozen), one after another, and the caller gives each read at most @read_ms
+ * and the whole check at most @total_ms: a device that does not answer must
+ * not hold the machine for ever, and disks that each spin up for seconds after
+ * the resume must not add up to a reboot.  The thread is joined and seen
  * released before latecheck_run() returns, except after a timeout (then the
  * caller reboots without thawing; a thread stuck in a read is no matter then).
  */
@@ -63,10 +65,14 @@ struct latecheck {
 	int (*read_stamp)(int fd, uint8_t *buf, uint64_t log_head, struct torpor_fsrec *ret);
 	/* the device's capacity after an EIO, devname_size(); tests replace it */
 	int (*dev_size)(int fd, unsigned long long *ret_bytes);
+	/* the clock of the deadlines, task_clock_ns(); tests replace it */
+	uint64_t (*clock_ns)(void);
 	/* the outcome, valid after latecheck_run() */
 	enum late_outcome outcome;
 	enum late_outcome result;	/* the thread's answer */
 	int at;				/* the record read last or deciding, -1: the note (atomic) */
+	uint64_t read_t0;		/* when the read under way began (atomic) */
+	int over_total;			/* LATE_TIMEOUT: the whole check's bound ended it */
 	int err;			/* its -errno */
 	uint32_t gone_at;		/* LATE_GONE: the first gone one, and its -errno */
 	int gone_err;
@@ -84,7 +90,7 @@ struct latecheck {
 int latecheck_init(struct latecheck *lc, const struct restamp *rs,
 		   const struct torpor_fsrec *fs, uint32_t nr_fs, uint64_t created, int dev_fd,
 		   uint64_t header_offset, uint32_t ps);
-enum late_outcome latecheck_run(struct latecheck *lc, int timeout_ms);
+enum late_outcome latecheck_run(struct latecheck *lc, int read_ms, int total_ms);
 void latecheck_free(struct latecheck *lc);
 
 #endif

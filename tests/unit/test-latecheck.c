@@ -50,12 +50,44 @@ static int fake_size(int fd, unsigned long long *ret_bytes)
 	return 0;
 }
 
+/*
+ * The deadlines' clock, when a case sets it: it moves only as a read of device
+ * i takes delay_ns[i] (a disk spinning up), so that no case depends on timing.
+ */
+static uint64_t fake_now;
+static uint64_t delay_ns[NFS];
+static unsigned int clock_reads;	/* how often the clock was read */
+static int hold[NFS];			/* device i's read ends only once the clock was read
+					 * twice since it took its time (or after 5 s) */
+
+static uint64_t fake_clock(void)
+{
+	__atomic_add_fetch(&clock_reads, 1, __ATOMIC_ACQ_REL);
+	return __atomic_load_n(&fake_now, __ATOMIC_ACQUIRE);
+}
+
+/* the caller's wait has seen the time device @i took: it judged it */
+static void held(int i)
+{
+	struct timespec ms = { 0, 1000000 };
+	unsigned int from = __atomic_load_n(&clock_reads, __ATOMIC_ACQUIRE);
+	int n;
+
+	for (n = 0; hold[i] && n < 5000; n++) {
+		if (__atomic_load_n(&clock_reads, __ATOMIC_ACQUIRE) - from >= 2)
+			break;
+		nanosleep(&ms, NULL);
+	}
+}
+
 static int fake_read(int fd, uint8_t *buf, uint64_t log_head, struct torpor_fsrec *ret)
 {
 	int i = fd - FD0;
 	char c;
 
 	(void)log_head;
+	__atomic_add_fetch(&fake_now, delay_ns[i], __ATOMIC_ACQ_REL);
+	held(i);
 	if (answer[i] == 1 && read(block_fd[0], &c, 1) < 0)
 		return -EIO;
 	if (answer[i] < 0)
@@ -117,12 +149,20 @@ static void disks_same(void)
 	btrfs_devices = 1;
 }
 
-static enum late_outcome run(struct latecheck *lc, int timeout_ms)
+/* the late check with each read given @read_ms, all of them @total_ms */
+static enum late_outcome run2(struct latecheck *lc, int read_ms, int total_ms)
 {
 	latecheck_init(lc, &rs, fs, NFS, CREATED, swap_fd, 0, PS);
 	lc->read_stamp = fake_read;
 	lc->dev_size = fake_size;
-	return latecheck_run(lc, timeout_ms);
+	if (fake_now)
+		lc->clock_ns = fake_clock;
+	return latecheck_run(lc, read_ms, total_ms);
+}
+
+static enum late_outcome run(struct latecheck *lc, int read_ms)
+{
+	return run2(lc, read_ms, 60000);
 }
 
 static void cases(void)
@@ -256,6 +296,62 @@ static void cases(void)
 		exit(2);
 	pthread_join(lc.thread, NULL);
 	latecheck_free(&lc);
+	answer[2] = 0;
+}
+
+/*
+ * Disks that each spin up for 8 s after the resume: each read has its own 15 s,
+ * the whole check 60 s (old torpor-suspend gave all of them one 15 s and
+ * rebooted unthawed); past the whole check's bound, it times out all the same.
+ */
+static void case_deadlines(void)
+{
+	static const int all[NFS] = { TORPOR_LATE_UNSEEN, TORPOR_LATE_UNSEEN, 0 };
+	struct latecheck lc;
+	enum late_outcome o;
+	uint32_t i;
+
+	disks_same();
+	put_note(CREATED, all);
+	fake_now = 1000000000ull;
+	for (i = 0; i < NFS; i++)
+		delay_ns[i] = 8000000000ull;
+	hold[1] = hold[2] = 1;
+	o = run2(&lc, 15000, 60000);
+	tap_ok(o == LATE_SAME && lc.checked == 3 && lc.ns == 24000000000ull,
+	       "latecheck: three disks that answer after 8 s each: 15 s for each read, thaw "
+	       "after 24 s (%d, %llu ms)", o, (unsigned long long)(lc.ns / 1000000));
+	if (o == LATE_TIMEOUT)
+		pthread_join(lc.thread, NULL);
+	latecheck_free(&lc);
+	hold[1] = hold[2] = 0;
+
+	/* the third waits once its 8 s have passed, until released: only the bound ends it */
+	answer[2] = 1;
+	o = run2(&lc, 15000, 20000);
+	tap_ok(o == LATE_TIMEOUT && lc.over_total && __atomic_load_n(&lc.at, __ATOMIC_ACQUIRE) == 2,
+	       "latecheck: past the whole check's bound (20 s), each read within its own: "
+	       "reboot unthawed (%d, %d)", o, lc.over_total);
+	if (write(block_fd[1], "x", 1) != 1)
+		exit(2);
+	pthread_join(lc.thread, NULL);
+	latecheck_free(&lc);
+	answer[2] = 0;
+
+	delay_ns[1] = 16000000000ull;
+	answer[1] = 1;
+	o = run2(&lc, 15000, 60000);
+	tap_ok(o == LATE_TIMEOUT && !lc.over_total &&
+	       __atomic_load_n(&lc.at, __ATOMIC_ACQUIRE) == 1,
+	       "latecheck: one read past its own 15 s: reboot unthawed (%d)", o);
+	if (write(block_fd[1], "x", 1) != 1)
+		exit(2);
+	pthread_join(lc.thread, NULL);
+	answer[1] = 0;
+	latecheck_free(&lc);
+	fake_now = 0;
+	for (i = 0; i < NFS; i++)
+		delay_ns[i] = 0;
 }
 
 /* restamp_open() of a device that does not open: named, so torpor-suspend refuses */
@@ -301,6 +397,7 @@ int main(void)
 	rs.direct = direct;
 	rs.buf = blkio_alloc(FSSTAMP_READ_BYTES);
 	cases();
+	case_deadlines();
 	case_unopened();
 	blkio_free(rs.buf, FSSTAMP_READ_BYTES);
 	close(swap_fd);
