@@ -44,8 +44,9 @@ enum late_outcome {
 				 * reboot without thawing */
 	LATE_TIMEOUT,		/* a read did not answer in time: reboot without thawing */
 	LATE_UNCHECKABLE,	/* the note cannot be read or is another image's, a device
-				 * was never opened, or a btrfs on several devices was not
-				 * seen at boot: reboot without thawing */
+				 * was never opened or fails reads, or a btrfs not seen at
+				 * boot cannot be proven whole (a device of it gone, a copy,
+				 * fewer than it has): reboot without thawing */
 };
 
 struct latecheck {
@@ -71,13 +72,17 @@ struct latecheck {
 	enum late_outcome outcome;
 	enum late_outcome result;	/* the thread's answer */
 	int at;				/* the record read last or deciding, -1: the note (atomic) */
+	uint32_t at_dev;		/* its device read last or deciding (atomic): a btrfs's
+					 * may be another than the record's */
 	uint64_t read_t0;		/* when the read under way began (atomic) */
 	int over_total;			/* LATE_TIMEOUT: the whole check's bound ended it */
 	int err;			/* its -errno */
 	uint32_t gone_at;		/* LATE_GONE: the first gone one, and its -errno */
 	int gone_err;
 	struct torpor_fsrec then, now;	/* LATE_MOVED: the image's stamp and the disk's */
-	uint64_t num_devices;		/* LATE_UNCHECKABLE for a btrfs: how many it has */
+	uint64_t num_devices;		/* LATE_UNCHECKABLE for a btrfs: how many it has, */
+	uint32_t devices_read;		/* how many of them were read, */
+	uint32_t member_gone;		/* how many are gone (err: the first one's -errno) */
 	uint32_t checked, unseen, gone;	/* entries read, of them not seen at boot, gone */
 	uint64_t ns;			/* how long the check took */
 	uint64_t t_note_ns, t_read_ns;	/* of it, reading the note, reading the stamps */
