@@ -85,6 +85,16 @@ static struct latecheck late;
 #define LATE_TOTAL_MS		60000
 #define LATE_REBOOT_PAUSE_S	10
 
+/*
+ * /proc/sysrq-trigger, opened before the freeze: the late check's reboot goes
+ * through SysRq-B (emergency_restart(): no reboot notifier, no device
+ * shutdown).  A write by root works whatever kernel.sysrq says: the kernel
+ * checks that mask for the keyboard only (drivers/tty/sysrq.c,
+ * write_sysrq_trigger() calls __handle_sysrq() with check_mask false).
+ */
+#define SYSRQ_TRIGGER	"/proc/sysrq-trigger"
+static int sysrq_fd = -1;
+
 /* plymouth's client, when its daemon runs */
 static struct splash splash;
 
@@ -1203,6 +1213,10 @@ static void say_late_doubt(enum late_outcome o)
  * frozen, nothing has written any disk since the restore (torpor-resume
  * invalidated the image before it), so a reboot without a sync leaves every
  * filesystem as the other system left it, and the next boot is a normal one.
+ * Not reboot(2): its reboot notifiers write (md's writes each array's
+ * superblock from the restored, possibly stale, state), and its device
+ * shutdown may wait for ever on the device whose read did not answer.  SysRq-B
+ * resets at once; reboot(2) only where it could not be had.
  * The reason goes to the console through the kernel log (stderr may be a file,
  * which nothing may write now), with a pause to read it.  Never returns.
  */
@@ -1218,6 +1232,9 @@ static void reboot_unthawed(enum late_outcome o)
 	msg_error("rebooting in %d s without resuming", LATE_REBOOT_PAUSE_S);
 	msg_flush();
 	nanosleep(&wait, NULL);
+	if (sysrq_fd >= 0 && write(sysrq_fd, "b", 1) < 0)
+		msg_error("cannot reset through %s: %s; rebooting with reboot(2)", SYSRQ_TRIGGER,
+			  msg_errname(-errno));
 	reboot(RB_AUTOBOOT);
 	reboot(RB_POWER_OFF);
 	reboot(RB_HALT_SYSTEM);
@@ -1736,6 +1753,10 @@ int hibernate_run(const struct hib_opts *o)
 	}
 	if (msg_kmsg_open() < 0)
 		msg_debug("cannot open /dev/kmsg: a late check's reason goes to stderr only");
+	sysrq_fd = open(SYSRQ_TRIGGER, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (sysrq_fd < 0)
+		msg_debug("cannot open %s: %s: a late check's reboot would go through reboot(2), "
+			  "whose reboot notifiers may write", SYSRQ_TRIGGER, msg_errname(-errno));
 	r = interrupt_install();
 	if (r < 0) {
 		msg_error("cannot set up the abort signals: %s", msg_errname(r));
@@ -1768,6 +1789,9 @@ int hibernate_run(const struct hib_opts *o)
 		(void)imagesize_swap(IMAGESIZE_PATH, old_size, &old_size);
 	interrupt_restore();
 out_release:
+	if (sysrq_fd >= 0)
+		close(sysrq_fd);
+	sysrq_fd = -1;
 	latecheck_free(&late);
 	restamp_close(&stamps);
 	mounts_release(&mounts);

@@ -9,8 +9,9 @@
 #  Boot 1 hibernates with the disk (/dev/sda) mounted read-write and written to.
 #  Boot 2, without torpor, mounts it read-write (its mount count moves).  Boot 3:
 #  torpor-resume does not see it and restores; the late check sees the moved stamp
-#  and reboots without thawing (the workload must not report resumed; QEMU's
-#  -no-reboot ends the boot); the swap area is plain swap and the disk clean.
+#  and resets without thawing, through SysRq-B, not reboot(2) (the workload
+#  must not report resumed; QEMU's -no-reboot ends the boot); the swap area is
+#  plain swap and the disk clean.
 #  Boot 4 hibernates again (a normal boot first); boot 5 restores, the late check
 #  passes, the session is kept: the workload and the log on the disk go on.
 # Old torpor-resume discarded the image in boots 3 and 5: the filesystem "did not
@@ -54,6 +55,9 @@ test_run() {
 	expect_line 3 "^torpor: restoring [0-9]+ MiB image from /dev/vdb$"
 	expect_line 3 "^torpor: ext $u on /dev/sda was mounted since hibernation \\(mount count [0-9]+, now [0-9]+\\): the restored system must not run, it would corrupt that filesystem$"
 	expect_line 3 "^torpor: rebooting in 10 s without resuming$"
+	# SysRq-B: emergency_restart(), no reboot notifiers (md would write) nor device shutdown
+	expect_line 3 "sysrq: Resetting$" "the reset went through /proc/sysrq-trigger"
+	expect_no_line 3 "reboot: Restarting system" "reboot(2) was not called"
 	expect_not 3 resumed token-ok normal-boot poweroff
 	expect_sig SWAPSPACE2 "after the restore that rebooted unthawed"
 	expect_fsck "after the restore that rebooted unthawed" "$T/late.img"
