@@ -1751,6 +1751,8 @@ int hibernate_run(const struct hib_opts *o)
 		msg_error("cannot allocate the late check's buffers: %s", msg_errname(r));
 		goto out_release;
 	}
+	/* torpor-resume leaves what the boot cannot see to the late check only on our word */
+	w.img.meta.features |= TORPOR_META_LATE_CHECK;
 	if (msg_kmsg_open() < 0)
 		msg_debug("cannot open /dev/kmsg: a late check's reason goes to stderr only");
 	sysrq_fd = open(SYSRQ_TRIGGER, O_WRONLY | O_CLOEXEC | O_NOCTTY);
