@@ -53,6 +53,12 @@ test_run() {
 	expect 1 fs-mounted workload-started fs-writing hibernating
 	expect_not 1 resumed hibernate-failed poweroff
 	expect_sig S2SUSPEND "after hibernating with /dev/sda mounted"
+	_f=$(dump_field "$T/swap.img" features)
+	if [ "$_f" = "0x01 late-check" ]; then
+		echo "ok: the image says its torpor-suspend checks late ($_f)"
+	else
+		fail "the image's features are '$_f', not '0x01 late-check'"
+	fi
 
 	boot 2 torpor_test=boot torpor_hib=none torpor_fs=/dev/sda
 	note_boot 2
