@@ -9,6 +9,7 @@
  * bytes, which also makes these functions easy to fuzz.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,10 +55,12 @@
 #define M_RELEASE	88
 #define M_KVERSION	(M_RELEASE + TORPOR_UTS_LEN)
 #define M_MACHINE	(M_KVERSION + TORPOR_UTS_LEN)
+#define M_FEATURES	(M_MACHINE + TORPOR_UTS_LEN)
 
 _Static_assert(R_CRC + 4 == sizeof(struct torpor_root), "root offsets");
 _Static_assert(sizeof(struct torpor_root) <= R_ANY_MAX, "root within any format's bound");
-_Static_assert(M_MACHINE + TORPOR_UTS_LEN + 5 == sizeof(struct torpor_meta), "meta offsets");
+_Static_assert(M_FEATURES + 5 == sizeof(struct torpor_meta), "meta offsets");
+_Static_assert(offsetof(struct torpor_meta, features) == M_FEATURES, "meta features offset");
 
 static int valid_page_size(uint32_t ps)
 {
@@ -313,6 +316,7 @@ int image_meta_encode(const struct torpor_image *img, uint8_t *buf, size_t len)
 	memcpy(buf + M_RELEASE, m->release, TORPOR_UTS_LEN - 1);
 	memcpy(buf + M_KVERSION, m->kversion, TORPOR_UTS_LEN - 1);
 	memcpy(buf + M_MACHINE, m->machine, TORPOR_UTS_LEN - 1);
+	buf[M_FEATURES] = m->features;
 	p = buf + sizeof(struct torpor_meta);
 	for (i = 0; i < m->nr_extents; i++, p += 16) {
 		put_le64(p, img->extents[i].offset);
@@ -390,6 +394,8 @@ static void decode_meta_header(const uint8_t *buf, struct torpor_meta *m)
 	memcpy(m->release, buf + M_RELEASE, TORPOR_UTS_LEN);
 	memcpy(m->kversion, buf + M_KVERSION, TORPOR_UTS_LEN);
 	memcpy(m->machine, buf + M_MACHINE, TORPOR_UTS_LEN);
+	/* bits this reader does not know are kept and ignored (enum torpor_meta_features) */
+	m->features = buf[M_FEATURES];
 }
 
 /* Each block's stored length must be possible for its raw length. */

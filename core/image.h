@@ -117,6 +117,23 @@ enum torpor_fs_kind {
 	TORPOR_FS_XFS = 3,		/* xfs: superblock LSN, log head, log sector crc32 */
 };
 
+/*
+ * What the writer of an image does beyond the format (struct torpor_meta's
+ * features byte).  They came after format version 2 was fixed and did not
+ * change it: the byte was reserved1[0], which every reader of format 2 leaves
+ * unread, so an image that sets a bit reads as before everywhere, and one from
+ * an older writer has it 0.  A reader acts on the bits it knows and ignores
+ * the others: each says what the writer will do, never how to read the image.
+ */
+enum torpor_meta_features {
+	/*
+	 * the restored torpor-suspend checks, before it thaws, the filesystems
+	 * the boot could not see (suspend/latecheck.c): torpor-resume may leave
+	 * them to it; without the bit it discards the image, as before
+	 */
+	TORPOR_META_LATE_CHECK = 1,
+};
+
 /* A run of whole pages on the resume device. */
 struct torpor_extent {
 	uint64_t offset;		/* byte offset on the device, page aligned */
@@ -160,7 +177,8 @@ struct torpor_meta {
 	char release[TORPOR_UTS_LEN];	/* uname -r of the hibernated kernel */
 	char kversion[TORPOR_UTS_LEN];	/* uname -v of the hibernated kernel */
 	char machine[TORPOR_UTS_LEN];	/* uname -m */
-	uint8_t reserved1[5];		/* 0, pads to a multiple of 8 */
+	uint8_t features;		/* enum torpor_meta_features */
+	uint8_t reserved1[4];		/* 0, pads to a multiple of 8 */
 };
 
 struct torpor_block {

@@ -366,10 +366,24 @@ static void late_fill(struct image_late *late, const struct loader *l)
 		  "not seen at boot", late->hdr.nr, unseen);
 }
 
-/* Filesystem @uuid did not appear by the deadline: the late check reads it. */
+/*
+ * Filesystem @uuid did not appear by the deadline: the late check reads it.
+ * Only when the image's writer says it performs one (TORPOR_META_LATE_CHECK):
+ * an older torpor-suspend restored would thaw without reading anything, so
+ * the image is discarded then, as before.
+ */
 static int leave_late(struct image_late *late, const struct loader *l, uint32_t i,
-		      const char *uuid)
+		      const char *uuid, int wait_seconds)
 {
+	if (!(l->img.meta.features & TORPOR_META_LATE_CHECK)) {
+		msg_error("filesystem %s (mounted when hibernating) did not appear within %d s: "
+			  "it cannot be checked, and the image's torpor-suspend does not check "
+			  "it after the resume (an older torpor), not restoring the image", uuid,
+			  wait_seconds);
+		msg_hint("if only the booted system opens it (a separate encrypted or LVM "
+			 "volume), let the initramfs open it too; torpor.wait=N waits longer");
+		return -ENOENT;
+	}
 	if (late->hdr.nr >= TORPOR_LATE_MAX) {
 		msg_error("more than %u of the filesystems mounted when hibernating are not "
 			  "present at boot: the restored system cannot check them all, not "
@@ -417,14 +431,14 @@ static int check_filesystems(const struct loader *l, int wait_seconds,
 		if (f->kind == TORPOR_FS_BTRFS) {
 			r = check_btrfs(f, uuid, wait_seconds);
 			if (r == 1)
-				r = leave_late(late, l, i, uuid);
+				r = leave_late(late, l, i, uuid, wait_seconds);
 			if (r < 0)
 				return r;
 			continue;
 		}
 		r = wait_device(uuid, 1, wait_seconds, &dev);
 		if (r == -ENOENT) {
-			r = leave_late(late, l, i, uuid);
+			r = leave_late(late, l, i, uuid, wait_seconds);
 			if (r < 0)
 				return r;
 			continue;
@@ -478,6 +492,8 @@ static void dump(const struct loader *l, const char *name)
 	       (unsigned long long)m->stored_bytes, (unsigned long long)m->data_pages,
 	       m->nr_blocks, m->nr_extents, m->nr_fs, (unsigned long long)m->mem_pages,
 	       (unsigned long long)m->created);
+	printf("features=0x%02x%s\n", m->features,
+	       m->features & TORPOR_META_LATE_CHECK ? " late-check" : "");
 	for (i = 0; i < m->nr_fs; i++) {
 		char uuid[37];
 

@@ -77,9 +77,23 @@ static struct restamp stamps;
 /* and read again by the restored process before it thaws */
 static struct latecheck late;
 
-/* how long the late check waits for its reads, and the pause before its reboot */
-#define LATE_TIMEOUT_MS		15000
+/*
+ * How long the late check waits for each read (a disk may spin up for seconds
+ * after the resume), for all of them, and the pause before its reboot
+ */
+#define LATE_READ_MS		15000
+#define LATE_TOTAL_MS		60000
 #define LATE_REBOOT_PAUSE_S	10
+
+/*
+ * /proc/sysrq-trigger, opened before the freeze: the late check's reboot goes
+ * through SysRq-B (emergency_restart(): no reboot notifier, no device
+ * shutdown).  A write by root works whatever kernel.sysrq says: the kernel
+ * checks that mask for the keyboard only (drivers/tty/sysrq.c,
+ * write_sysrq_trigger() calls __handle_sysrq() with check_mask false).
+ */
+#define SYSRQ_TRIGGER	"/proc/sysrq-trigger"
+static int sysrq_fd = -1;
 
 /* plymouth's client, when its daemon runs */
 static struct splash splash;
@@ -1181,15 +1195,21 @@ static int suspend_to_ram(struct writer *w, int snap_fd, const struct hib_target
 	return 0;
 }
 
-/* "ext4 UUID on /dev/NAME" of record @i, for the late check's messages */
-static void late_name(uint32_t i, char *buf, size_t len)
+/* "ext4 UUID on /dev/NAME" of record @i on device @on, for the late check's messages */
+static void late_name_on(uint32_t i, uint32_t on, char *buf, size_t len)
 {
 	char uuid[37], dev[64];
 	const struct torpor_fsrec *f = &late.fs[i];
 
 	fsstamp_uuid_str(f->uuid, uuid);
-	devname_name(makedev(f->dev >> 20, f->dev & 0xfffff), dev, sizeof(dev));
+	devname_name(makedev(on >> 20, on & 0xfffff), dev, sizeof(dev));
 	snprintf(buf, len, "%s %s on %s", fsstamp_kind_name(f->kind), uuid, dev);
+}
+
+/* the same on the device of its record */
+static void late_name(uint32_t i, char *buf, size_t len)
+{
+	late_name_on(i, late.fs[i].dev, buf, len);
 }
 
 /* Why the restored system does not thaw, from the late check's outcome @o. */
@@ -1199,7 +1219,8 @@ static void say_late_doubt(enum late_outcome o)
 	int at = __atomic_load_n(&late.at, __ATOMIC_ACQUIRE);
 
 	if (at >= 0)
-		late_name((uint32_t)at, what, sizeof(what));
+		late_name_on((uint32_t)at, __atomic_load_n(&late.at_dev, __ATOMIC_ACQUIRE), what,
+			     sizeof(what));
 	if (o == LATE_MOVED && late.err) {
 		msg_error("%s no longer holds that filesystem (reformatted or overwritten since "
 			  "hibernation): the restored system must not run", what);
@@ -1207,25 +1228,40 @@ static void say_late_doubt(enum late_outcome o)
 		fsstamp_describe(&late.then, &late.now, how, sizeof(how));
 		msg_error("%s was mounted since hibernation (%s): the restored system must not "
 			  "run, it would corrupt that filesystem", what, how);
+	} else if (o == LATE_TIMEOUT && late.over_total) {
+		msg_error("the late check did not end within %d s (reading %s): the filesystems "
+			  "cannot be proven unchanged, the restored system must not run",
+			  LATE_TOTAL_MS / 1000, at >= 0 ? what : "the swap header");
 	} else if (o == LATE_TIMEOUT && at >= 0) {
 		msg_error("reading %s did not answer within %d s: it cannot be proven unchanged, "
-			  "the restored system must not run", what, LATE_TIMEOUT_MS / 1000);
+			  "the restored system must not run", what, LATE_READ_MS / 1000);
 	} else if (o == LATE_TIMEOUT) {
 		msg_error("reading the swap header did not answer within %d s: the filesystems "
 			  "the boot could not see cannot be checked, the restored system must "
-			  "not run", LATE_TIMEOUT_MS / 1000);
+			  "not run", LATE_READ_MS / 1000);
 	} else if (at < 0) {
 		msg_error("cannot read what torpor-resume left in the swap header for the late "
 			  "check: %s: the filesystems the boot could not see cannot be checked, "
 			  "the restored system must not run", msg_errname(late.err));
+	} else if (late.member_gone) {
+		msg_error("%s, not present at boot, is gone since hibernation (%s), and other "
+			  "devices of that btrfs are there: it cannot be proven unchanged, the "
+			  "restored system must not run", what, msg_errname(late.err));
+	} else if (late.err == -EIO) {
+		msg_error("reading %s failed (EIO), and the device is still there: it cannot be "
+			  "proven unchanged, the restored system must not run", what);
 	} else if (late.err == -EOPNOTSUPP) {
 		msg_error("%s, not present at boot, cannot be read past the kernel's cache (its "
 			  "device refused O_DIRECT): it cannot be proven unchanged, the restored "
 			  "system must not run", what);
+	} else if (late.err == -ENOTUNIQ) {
+		msg_error("%s, not present at boot, shows the same device of that btrfs as "
+			  "another (a copy of a disk?): the restored system must not run", what);
 	} else if (late.err == -EXDEV) {
-		msg_error("%s, not present at boot, is a btrfs on %llu devices, and only one of "
-			  "them was read: the others cannot be proven unchanged, the restored "
-			  "system must not run", what, (unsigned long long)late.num_devices);
+		msg_error("%s, not present at boot, is a btrfs on %llu devices, and %u of them "
+			  "could be read (or they disagree on their number): the others cannot be "
+			  "proven unchanged, the restored system must not run", what,
+			  (unsigned long long)late.num_devices, late.devices_read);
 	} else {
 		msg_error("cannot check %s again after the resume: %s: the restored system must "
 			  "not run", what, msg_errname(late.err));
@@ -1237,6 +1273,10 @@ static void say_late_doubt(enum late_outcome o)
  * frozen, nothing has written any disk since the restore (torpor-resume
  * invalidated the image before it), so a reboot without a sync leaves every
  * filesystem as the other system left it, and the next boot is a normal one.
+ * Not reboot(2): its reboot notifiers write (md's writes each array's
+ * superblock from the restored, possibly stale, state), and its device
+ * shutdown may wait for ever on the device whose read did not answer.  SysRq-B
+ * resets at once; reboot(2) only where it could not be had.
  * The reason goes to the console through the kernel log (stderr may be a file,
  * which nothing may write now), with a pause to read it.  Never returns.
  */
@@ -1252,6 +1292,9 @@ static void reboot_unthawed(enum late_outcome o)
 	msg_error("rebooting in %d s without resuming", LATE_REBOOT_PAUSE_S);
 	msg_flush();
 	nanosleep(&wait, NULL);
+	if (sysrq_fd >= 0 && write(sysrq_fd, "b", 1) < 0)
+		msg_error("cannot reset through %s: %s; rebooting with reboot(2)", SYSRQ_TRIGGER,
+			  msg_errname(-errno));
 	reboot(RB_AUTOBOOT);
 	reboot(RB_POWER_OFF);
 	reboot(RB_HALT_SYSTEM);
@@ -1271,7 +1314,7 @@ static void reboot_unthawed(enum late_outcome o)
 static void check_late(void)
 {
 	char what[128];
-	enum late_outcome o = latecheck_run(&late, LATE_TIMEOUT_MS);
+	enum late_outcome o = latecheck_run(&late, LATE_READ_MS, LATE_TOTAL_MS);
 	unsigned long long ms = NS_MS(late.ns);
 
 	switch (o) {
@@ -1304,6 +1347,57 @@ static void check_late(void)
 }
 
 /*
+ * A btrfs the initramfs does not see is checked late through every one of its
+ * devices (latecheck.c): each must be open before the freeze, and the kernel
+ * must list as many as the filesystem has.  Where that cannot be, the session
+ * would be lost at the resume (the boot discards the image, or the restored
+ * system reboots unthawed): refuse now, saying why.
+ */
+static int check_btrfs_devices(const struct torpor_image *img)
+{
+	struct restamp_gap gap;
+	char what[128], name[64], uuid[37];
+	int i = restamp_btrfs_gap(&stamps, img->fs, 0, &gap);
+	uint32_t dev;
+
+	if (i < 0)
+		return 0;
+	late_name((uint32_t)i, what, sizeof(what));
+	fsstamp_uuid_str(img->fs[i].uuid, uuid);
+	switch (gap.kind) {
+	case RESTAMP_GAP_OPEN:
+		dev = stamps.more[gap.member].dev;
+		devname_name(makedev(dev >> 20, dev & 0xfffff), name, sizeof(name));
+		msg_error("cannot open %s, a device of %s (mounted), to read its stamp after the "
+			  "resume: %s: not hibernating", name, what, msg_errname(gap.err));
+		break;
+	case RESTAMP_GAP_LIST:
+		msg_error("cannot list the devices of %s (mounted) in /sys/fs/btrfs/%s/devices: "
+			  "%s: not hibernating", what, uuid, msg_errname(gap.err));
+		break;
+	case RESTAMP_GAP_SUPER:
+		msg_error("cannot read the superblock of %s (mounted): not hibernating", what);
+		break;
+	case RESTAMP_GAP_COUNT:
+		msg_error("%s (mounted) has %llu devices, the kernel lists %d (mounted degraded?): "
+			  "neither the next boot nor the restored system could prove the missing "
+			  "ones unchanged, the session would be lost: not hibernating", what,
+			  (unsigned long long)stamps.num_devices[i], stamps.listed[i]);
+		msg_hint("replace or remove the missing device ('btrfs replace', 'btrfs device "
+			  "remove missing'), or unmount the filesystem before hibernating");
+		return -ENODEV;
+	case RESTAMP_GAP_MANY:
+		msg_error("%s (mounted) has %d devices, more than the %d the restored system can "
+			  "read: not hibernating", what, stamps.listed[i], RESTAMP_BTRFS_MAX);
+		return -E2BIG;
+	}
+	msg_hint("a btrfs the initramfs does not see is checked through every device of it "
+		 "before the restored system runs: without one, a mount elsewhere before the "
+		 "resume could not be seen");
+	return gap.err < 0 ? gap.err : -EIO;
+}
+
+/*
  * Every recorded filesystem's device must be open before the freeze: without it
  * neither the image's stamp nor the late check after the resume can be read.
  */
@@ -1312,9 +1406,9 @@ static int check_stamp_devices(const struct torpor_image *img)
 	int i = restamp_unopened(&stamps, 0);
 	char what[128];
 
-	if (i < 0)
-		return 0;
 	late.fs = img->fs;
+	if (i < 0)
+		return check_btrfs_devices(img);
 	late_name((uint32_t)i, what, sizeof(what));
 	msg_error("cannot open %s (mounted) to read its stamp after the snapshot and after the "
 		  "resume: %s: not hibernating", what, msg_errname(stamps.fd[i]));
@@ -1717,8 +1811,14 @@ int hibernate_run(const struct hib_opts *o)
 		msg_error("cannot allocate the late check's buffers: %s", msg_errname(r));
 		goto out_release;
 	}
+	/* torpor-resume leaves what the boot cannot see to the late check only on our word */
+	w.img.meta.features |= TORPOR_META_LATE_CHECK;
 	if (msg_kmsg_open() < 0)
 		msg_debug("cannot open /dev/kmsg: a late check's reason goes to stderr only");
+	sysrq_fd = open(SYSRQ_TRIGGER, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (sysrq_fd < 0)
+		msg_debug("cannot open %s: %s: a late check's reboot would go through reboot(2), "
+			  "whose reboot notifiers may write", SYSRQ_TRIGGER, msg_errname(-errno));
 	r = interrupt_install();
 	if (r < 0) {
 		msg_error("cannot set up the abort signals: %s", msg_errname(r));
@@ -1751,6 +1851,9 @@ int hibernate_run(const struct hib_opts *o)
 		(void)imagesize_swap(IMAGESIZE_PATH, old_size, &old_size);
 	interrupt_restore();
 out_release:
+	if (sysrq_fd >= 0)
+		close(sysrq_fd);
+	sysrq_fd = -1;
 	latecheck_free(&late);
 	restamp_close(&stamps);
 	mounts_release(&mounts);

@@ -46,6 +46,8 @@ test_run() {
 	expect_line 2 "^torpor: filesystem [0-9a-f-]+ not present at boot: the restored system checks it before it runs$"
 	expect_line 2 "^torpor: ext [0-9a-f-]+ on /dev/vda no longer holds that filesystem \\(reformatted or overwritten since hibernation\\): the restored system must not run$"
 	expect_line 2 "^torpor: rebooting in 10 s without resuming$"
+	expect_line 2 "sysrq: Resetting$" "the reset went through /proc/sysrq-trigger"
+	expect_no_line 2 "reboot: Restarting system" "reboot(2) was not called"
 	expect_sig SWAPSPACE2 "after the restore that rebooted unthawed"
 
 	mv "$T/root.saved" "$T/root.img"

@@ -218,7 +218,26 @@ static void test_meta(void)
 	       d.blocks[3].hash == 21 + (1ull << 40) && d.extents[0].offset == PS && d.fs[0].mount_count == 7 &&
 	       !strcmp(d.meta.release, "6.1.0-57-amd64"), "image: meta round trip");
 	tap_ok(image_block_raw_bytes(&d.meta, 10) == 3 * PS, "image: last block is short");
+	tap_ok(d.meta.features == 0 && buf[283] == 0, "image: no features by default (%u)",
+	       d.meta.features);
 	image_free(&d);
+
+	/* the features byte: once reserved1[0], which no reader of format 2 checks */
+	img.meta.features = TORPOR_META_LATE_CHECK;
+	image_meta_encode(&img, buf, len);
+	memset(&d, 0, sizeof(d));
+	tap_ok(buf[283] == TORPOR_META_LATE_CHECK && image_meta_decode(buf, len, dev, 0, &d) == 0 &&
+	       d.meta.features == TORPOR_META_LATE_CHECK && d.meta.version == 2,
+	       "image: the late-check feature round trips in format 2, at byte 283");
+	image_free(&d);
+	memcpy(bad, buf, len);
+	bad[283] = 0x80 | TORPOR_META_LATE_CHECK;
+	memset(&d, 0, sizeof(d));
+	tap_ok(image_meta_decode(bad, len, dev, 0, &d) == 0 && d.meta.features == 0x81,
+	       "image: a feature bit this reader does not know is ignored, not rejected");
+	image_free(&d);
+	img.meta.features = 0;
+	image_meta_encode(&img, buf, len);
 	tap_ok(decode_buf(buf, len - 1, dev) == -EBADMSG, "image: truncated meta rejected");
 	tap_ok(decode_buf(buf, 100, dev) == -EBADMSG, "image: meta shorter than its header rejected");
 	tap_ok(decode_buf(buf, len, 4 * PS) == -EBADMSG, "image: extent beyond device rejected");

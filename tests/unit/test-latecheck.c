@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@
 
 #define PS 4096
 #define NFS 3
+#define NDEV (NFS + 2)		/* devices 3 and 4: record 1's other btrfs devices */
 #define CREATED 1700000000ULL
 #define FD0 1000		/* fake descriptors: the reader answers by them */
 
@@ -38,10 +40,52 @@ static int fds[NFS];
 static uint8_t direct[NFS] = { 1, 1, 1 };
 
 /* what the fake reader answers for device i: an -errno, or the stamp @disk[i] */
-static int answer[NFS];
-static struct torpor_fsrec disk[NFS];
+static int answer[NDEV];
+static struct torpor_fsrec disk[NDEV];
 static uint64_t btrfs_devices = 1;
+static uint8_t devid[NDEV] = { 1, 1, 1, 2, 3 };	/* a btrfs device's id in its filesystem */
+static struct restamp_member members[2] = {
+	{ 1, 8u << 20 | 32, FD0 + 3, 1 },
+	{ 1, 8u << 20 | 48, FD0 + 4, 1 },
+};
 static int block_fd[2];		/* the reader of device 2 waits here when answer is 1 */
+static unsigned long long capacity[NDEV];	/* what BLKGETSIZE64 answers after an EIO */
+
+static int fake_size(int fd, unsigned long long *ret_bytes)
+{
+	*ret_bytes = capacity[fd - FD0];
+	return 0;
+}
+
+/*
+ * The deadlines' clock, when a case sets it: it moves only as a read of device
+ * i takes delay_ns[i] (a disk spinning up), so that no case depends on timing.
+ */
+static uint64_t fake_now;
+static uint64_t delay_ns[NDEV];
+static unsigned int clock_reads;	/* how often the clock was read */
+static int hold[NDEV];			/* device i's read ends only once the clock was read
+					 * twice since it took its time (or after 5 s) */
+
+static uint64_t fake_clock(void)
+{
+	__atomic_add_fetch(&clock_reads, 1, __ATOMIC_ACQ_REL);
+	return __atomic_load_n(&fake_now, __ATOMIC_ACQUIRE);
+}
+
+/* the caller's wait has seen the time device @i took: it judged it */
+static void held(int i)
+{
+	struct timespec ms = { 0, 1000000 };
+	unsigned int from = __atomic_load_n(&clock_reads, __ATOMIC_ACQUIRE);
+	int n;
+
+	for (n = 0; hold[i] && n < 5000; n++) {
+		if (__atomic_load_n(&clock_reads, __ATOMIC_ACQUIRE) - from >= 2)
+			break;
+		nanosleep(&ms, NULL);
+	}
+}
 
 static int fake_read(int fd, uint8_t *buf, uint64_t log_head, struct torpor_fsrec *ret)
 {
@@ -49,6 +93,8 @@ static int fake_read(int fd, uint8_t *buf, uint64_t log_head, struct torpor_fsre
 	char c;
 
 	(void)log_head;
+	__atomic_add_fetch(&fake_now, delay_ns[i], __ATOMIC_ACQ_REL);
+	held(i);
 	if (answer[i] == 1 && read(block_fd[0], &c, 1) < 0)
 		return -EIO;
 	if (answer[i] < 0)
@@ -57,7 +103,7 @@ static int fake_read(int fd, uint8_t *buf, uint64_t log_head, struct torpor_fsre
 	if (disk[i].kind == TORPOR_FS_BTRFS) {
 		memcpy(buf + 65536 + 0x40, "_BHRfS_M", 8);
 		buf[65536 + 0x88] = (uint8_t)btrfs_devices;
-		buf[65536 + 0xc9] = 1;
+		buf[65536 + 0xc9] = devid[i];
 	}
 	*ret = disk[i];
 	return 0;
@@ -99,21 +145,32 @@ static void disks_same(void)
 {
 	uint32_t i;
 
-	for (i = 0; i < NFS; i++) {
-		disk[i] = fs[i];
-		disk[i].mount_count = 10 + i;
-		disk[i].mount_time = 20 + i;
-		disk[i].write_time = 30 + i;
+	for (i = 0; i < NDEV; i++) {
+		disk[i] = fs[i < NFS ? i : 1];
+		disk[i].mount_count = 10 + (i < NFS ? i : 1);
+		disk[i].mount_time = 20 + (i < NFS ? i : 1);
+		disk[i].write_time = 30 + (i < NFS ? i : 1);
 		answer[i] = 0;
+		capacity[i] = 64ull << 20;
 	}
 	btrfs_devices = 1;
+	rs.nr_more = 0;
 }
 
-static enum late_outcome run(struct latecheck *lc, int timeout_ms)
+/* the late check with each read given @read_ms, all of them @total_ms */
+static enum late_outcome run2(struct latecheck *lc, int read_ms, int total_ms)
 {
 	latecheck_init(lc, &rs, fs, NFS, CREATED, swap_fd, 0, PS);
 	lc->read_stamp = fake_read;
-	return latecheck_run(lc, timeout_ms);
+	lc->dev_size = fake_size;
+	if (fake_now)
+		lc->clock_ns = fake_clock;
+	return latecheck_run(lc, read_ms, total_ms);
+}
+
+static enum late_outcome run(struct latecheck *lc, int read_ms)
+{
+	return run2(lc, read_ms, 60000);
 }
 
 static void cases(void)
@@ -161,10 +218,22 @@ static void cases(void)
 
 	disks_same();
 	answer[0] = -ENODEV;
+	answer[1] = -ENXIO;
+	answer[2] = -EIO;
+	capacity[2] = 0;
+	o = run(&lc, 5000);
+	tap_ok(o == LATE_GONE && lc.gone == 3 && lc.gone_at == 0 && lc.gone_err == -ENODEV,
+	       "latecheck: devices gone (ENODEV, ENXIO, EIO with no capacity left): thaw, "
+	       "warned (%d)", o);
+	latecheck_free(&lc);
+
+	/* a multipath map without queue_if_no_path fails reads while its paths come back */
+	disks_same();
 	answer[2] = -EIO;
 	o = run(&lc, 5000);
-	tap_ok(o == LATE_GONE && lc.gone == 2 && lc.gone_at == 0 && lc.gone_err == -ENODEV,
-	       "latecheck: two devices gone (ENODEV, EIO), the rest the same: thaw, warned (%d)", o);
+	tap_ok(o == LATE_UNCHECKABLE && lc.at == 2 && lc.err == -EIO && lc.gone == 0,
+	       "latecheck: a read error (EIO, a short read) on a device still there: reboot "
+	       "unthawed (%d)", o);
 	latecheck_free(&lc);
 
 	disks_same();
@@ -235,6 +304,134 @@ static void cases(void)
 		exit(2);
 	pthread_join(lc.thread, NULL);
 	latecheck_free(&lc);
+	answer[2] = 0;
+}
+
+/*
+ * A btrfs on two devices (record 1 and device 3) the boot did not see: both
+ * are read, as torpor-resume reads them at boot (old torpor-suspend read one,
+ * and rebooted unthawed whenever the filesystem had more).
+ */
+static void case_btrfs_devices(void)
+{
+	static const int unseen[NFS] = { -1, TORPOR_LATE_UNSEEN, -1 };
+	struct latecheck lc;
+	enum late_outcome o;
+
+	disks_same();
+	put_note(CREATED, unseen);
+	btrfs_devices = 2;
+	rs.nr_more = 1;
+	o = run(&lc, 5000);
+	tap_ok(o == LATE_SAME && lc.checked == 1 && lc.unseen == 1,
+	       "latecheck: a two-device btrfs not seen at boot, both unchanged: thaw (%d, %d)", o,
+	       lc.err);
+	latecheck_free(&lc);
+
+	disk[3].mount_count++;
+	o = run(&lc, 5000);
+	tap_ok(o == LATE_MOVED && lc.at == 1 && lc.at_dev == members[0].dev &&
+	       lc.now.mount_count == 12, "latecheck: its second device's generation moved: "
+	       "reboot unthawed, that device named (%d)", o);
+	latecheck_free(&lc);
+	disk[3].mount_count--;
+
+	devid[3] = 1;
+	o = run(&lc, 5000);
+	tap_ok(o == LATE_UNCHECKABLE && lc.err == -ENOTUNIQ, "latecheck: both devices show "
+	       "device 1 of it (a copy): reboot unthawed (%d, %d)", o, lc.err);
+	latecheck_free(&lc);
+	devid[3] = 2;
+
+	answer[3] = -ENODEV;
+	o = run(&lc, 5000);
+	tap_ok(o == LATE_UNCHECKABLE && lc.member_gone == 1 && lc.err == -ENODEV &&
+	       lc.at_dev == members[0].dev, "latecheck: one of its devices gone, the other "
+	       "there: reboot unthawed (%d)", o);
+	latecheck_free(&lc);
+
+	answer[1] = -ENXIO;
+	o = run(&lc, 5000);
+	tap_ok(o == LATE_GONE && lc.gone == 1 && lc.gone_at == 1, "latecheck: both of its "
+	       "devices gone: thaw, warned (%d)", o);
+	latecheck_free(&lc);
+	answer[1] = answer[3] = 0;
+
+	btrfs_devices = 3;
+	o = run(&lc, 5000);
+	tap_ok(o == LATE_UNCHECKABLE && lc.err == -EXDEV && lc.num_devices == 3 &&
+	       lc.devices_read == 2, "latecheck: it has three devices, two were listed: reboot "
+	       "unthawed (%d)", o);
+	latecheck_free(&lc);
+
+	rs.nr_more = 2;
+	o = run(&lc, 5000);
+	tap_ok(o == LATE_SAME, "latecheck: all three listed and unchanged: thaw (%d, %d)", o,
+	       lc.err);
+	latecheck_free(&lc);
+
+	members[1].direct = 0;
+	o = run(&lc, 5000);
+	tap_ok(o == LATE_UNCHECKABLE && lc.err == -EOPNOTSUPP && lc.at_dev == members[1].dev,
+	       "latecheck: one of them without O_DIRECT: reboot unthawed (%d)", o);
+	latecheck_free(&lc);
+	members[1].direct = 1;
+	disks_same();
+}
+
+/*
+ * Disks that each spin up for 8 s after the resume: each read has its own 15 s,
+ * the whole check 60 s (old torpor-suspend gave all of them one 15 s and
+ * rebooted unthawed); past the whole check's bound, it times out all the same.
+ */
+static void case_deadlines(void)
+{
+	static const int all[NFS] = { TORPOR_LATE_UNSEEN, TORPOR_LATE_UNSEEN, 0 };
+	struct latecheck lc;
+	enum late_outcome o;
+	uint32_t i;
+
+	disks_same();
+	put_note(CREATED, all);
+	fake_now = 1000000000ull;
+	for (i = 0; i < NDEV; i++)
+		delay_ns[i] = 8000000000ull;
+	hold[1] = hold[2] = 1;
+	o = run2(&lc, 15000, 60000);
+	tap_ok(o == LATE_SAME && lc.checked == 3 && lc.ns == 24000000000ull,
+	       "latecheck: three disks that answer after 8 s each: 15 s for each read, thaw "
+	       "after 24 s (%d, %llu ms)", o, (unsigned long long)(lc.ns / 1000000));
+	if (o == LATE_TIMEOUT)
+		pthread_join(lc.thread, NULL);
+	latecheck_free(&lc);
+	hold[1] = hold[2] = 0;
+
+	/* the third waits once its 8 s have passed, until released: only the bound ends it */
+	answer[2] = 1;
+	o = run2(&lc, 15000, 20000);
+	tap_ok(o == LATE_TIMEOUT && lc.over_total && __atomic_load_n(&lc.at, __ATOMIC_ACQUIRE) == 2,
+	       "latecheck: past the whole check's bound (20 s), each read within its own: "
+	       "reboot unthawed (%d, %d)", o, lc.over_total);
+	if (write(block_fd[1], "x", 1) != 1)
+		exit(2);
+	pthread_join(lc.thread, NULL);
+	latecheck_free(&lc);
+	answer[2] = 0;
+
+	delay_ns[1] = 16000000000ull;
+	answer[1] = 1;
+	o = run2(&lc, 15000, 60000);
+	tap_ok(o == LATE_TIMEOUT && !lc.over_total &&
+	       __atomic_load_n(&lc.at, __ATOMIC_ACQUIRE) == 1,
+	       "latecheck: one read past its own 15 s: reboot unthawed (%d)", o);
+	if (write(block_fd[1], "x", 1) != 1)
+		exit(2);
+	pthread_join(lc.thread, NULL);
+	answer[1] = 0;
+	latecheck_free(&lc);
+	fake_now = 0;
+	for (i = 0; i < NDEV; i++)
+		delay_ns[i] = 0;
 }
 
 /* restamp_open() of a device that does not open: named, so torpor-suspend refuses */
@@ -260,6 +457,153 @@ static void case_unopened(void)
 	rmdir(dir);
 }
 
+static char tree[64];
+
+/* @text into file @rel of the fake tree, its directories made */
+static void put(const char *rel, const void *data, size_t len)
+{
+	char path[PATH_MAX], *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tree, rel);
+	for (p = path + strlen(tree) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		(void)mkdir(path, 0755);
+		*p = '/';
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		exit(2);
+	close(fd);
+}
+
+#define FSID "5e5e5e5e-5e5e-5e5e-5e5e-5e5e5e5e5e5e"	/* uuid bytes 0x5e */
+
+/* device node dev/@name, 254:@minor: a btrfs FSID device @id of @num, generation @gen */
+static void put_btrfs_dev(const char *name, unsigned int minor, uint8_t id, uint8_t num,
+			  uint8_t gen)
+{
+	static uint8_t sb[FSSTAMP_READ_BYTES];
+	char rel[96], text[64];
+
+	memset(sb, 0, sizeof(sb));
+	memset(sb + 65536 + 0x20, 0x5e, 16);
+	memcpy(sb + 65536 + 0x40, "_BHRfS_M", 8);
+	sb[65536 + 0x48] = gen;
+	sb[65536 + 0x88] = num;
+	sb[65536 + 0xc9] = id;
+	snprintf(rel, sizeof(rel), "dev/%s", name);
+	put(rel, sb, sizeof(sb));
+	snprintf(rel, sizeof(rel), "sys/fs/btrfs/" FSID "/devices/%s", name);
+	put(rel, "", 0);
+	snprintf(rel, sizeof(rel), "sys/class/block/%s/dev", name);
+	snprintf(text, sizeof(text), "254:%u\n", minor);
+	put(rel, text, strlen(text));
+	snprintf(rel, sizeof(rel), "sys/dev/block/254:%u/uevent", minor);
+	snprintf(text, sizeof(text), "MAJOR=254\nMINOR=%u\nDEVNAME=%s\n", minor, name);
+	put(rel, text, strlen(text));
+}
+
+/*
+ * restamp_open() of a btrfs on two devices (a fake /sys and /dev): both are
+ * opened, and the late check reads both with the real reader; where one does
+ * not open, sysfs cannot be read, or lists fewer than the superblock counts,
+ * restamp_btrfs_gap() names it, and torpor-suspend refuses before the freeze.
+ */
+static void case_btrfs_open(void)
+{
+	static struct image_late note;
+	struct torpor_fsrec f;
+	struct restamp_gap gap;
+	struct latecheck lc;
+	struct restamp r;
+	enum late_outcome o;
+	uint8_t *page = blkio_alloc(PS);
+	char cmd[160];
+	int g;
+
+	snprintf(tree, sizeof(tree), "/tmp/torpor-late-XXXXXX");
+	if (!mkdtemp(tree) || !page)
+		exit(2);
+	devname_root = tree;
+	put_btrfs_dev("vdb", 16, 1, 2, 100);
+	put_btrfs_dev("vdc", 32, 2, 2, 100);
+	memset(&f, 0, sizeof(f));
+	f.kind = TORPOR_FS_BTRFS;
+	f.dev = 254u << 20 | 16;
+	memset(f.uuid, 0x5e, 16);
+	if (restamp_open(&r, &f, 1) < 0)
+		exit(2);
+	g = restamp_btrfs_gap(&r, &f, 0, &gap);
+	tap_ok(r.fd[0] >= 0 && r.listed[0] == 2 && r.num_devices[0] == 2 && r.nr_more == 1 &&
+	       r.more[0].dev == (254u << 20 | 32) && r.more[0].fd >= 0 && g == -1,
+	       "latecheck: a two-device btrfs: both devices opened before the freeze (%d, %u, %d)",
+	       r.listed[0], r.nr_more, g);
+
+	/* the note of an image whose btrfs the boot did not see, generation 100 */
+	memset(&note, 0, sizeof(note));
+	note.hdr.created = CREATED;
+	note.hdr.nr_fs = 1;
+	note.hdr.nr = 1;
+	note.fs[0].flags = TORPOR_LATE_UNSEEN;
+	note.fs[0].mount_count = 100;
+	memset(page, 0, PS);
+	image_late_encode(&note, page, PS);
+	if (pwrite(swap_fd, page, PS, 0) != PS)
+		exit(2);
+	/* read directly or not, the files answer the same (tmpfs may refuse O_DIRECT) */
+	r.direct[0] = r.more[0].direct = 1;
+	latecheck_init(&lc, &r, &f, 1, CREATED, swap_fd, 0, PS);
+	o = latecheck_run(&lc, 5000, 60000);
+	tap_ok(o == LATE_SAME, "latecheck: both read with the real reader, unchanged: thaw "
+	       "(%d, %d)", o, lc.err);
+	latecheck_free(&lc);
+	put_btrfs_dev("vdc", 32, 2, 2, 101);
+	latecheck_init(&lc, &r, &f, 1, CREATED, swap_fd, 0, PS);
+	o = latecheck_run(&lc, 5000, 60000);
+	tap_ok(o == LATE_MOVED && lc.at_dev == (254u << 20 | 32) && lc.now.mount_count == 101,
+	       "latecheck: the second device's generation moved: reboot unthawed (%d)", o);
+	latecheck_free(&lc);
+	restamp_close(&r);
+
+	put_btrfs_dev("vdb", 16, 1, 3, 100);
+	if (restamp_open(&r, &f, 1) < 0)
+		exit(2);
+	g = restamp_btrfs_gap(&r, &f, 0, &gap);
+	tap_ok(g == 0 && gap.kind == RESTAMP_GAP_COUNT && r.num_devices[0] == 3 && r.listed[0] == 2,
+	       "latecheck: three devices, two listed (mounted degraded): refused before the "
+	       "freeze (%d, %d)", g, gap.kind);
+	restamp_close(&r);
+	put_btrfs_dev("vdb", 16, 1, 2, 100);
+
+	snprintf(cmd, sizeof(cmd), "%s/dev/vdc", tree);
+	unlink(cmd);
+	if (restamp_open(&r, &f, 1) < 0)
+		exit(2);
+	g = restamp_btrfs_gap(&r, &f, 0, &gap);
+	tap_ok(g == 0 && gap.kind == RESTAMP_GAP_OPEN && gap.err < 0 && gap.member == 0,
+	       "latecheck: its second device does not open: refused before the freeze (%d, %d)",
+	       g, gap.kind);
+	restamp_close(&r);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/sys/fs/btrfs'", tree);
+	if (system(cmd) != 0)
+		exit(2);
+	if (restamp_open(&r, &f, 1) < 0)
+		exit(2);
+	g = restamp_btrfs_gap(&r, &f, 0, &gap);
+	tap_ok(g == 0 && gap.kind == RESTAMP_GAP_LIST && gap.err == -ENOENT,
+	       "latecheck: sysfs does not list its devices: refused before the freeze (%d, %d)",
+	       g, gap.kind);
+	restamp_close(&r);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
+	if (system(cmd) != 0)
+		exit(2);
+	devname_root = "";
+	blkio_free(page, PS);
+}
+
 int main(void)
 {
 	uint32_t i;
@@ -278,9 +622,13 @@ int main(void)
 	rs.n = NFS;
 	rs.fd = fds;
 	rs.direct = direct;
+	rs.more = members;
 	rs.buf = blkio_alloc(FSSTAMP_READ_BYTES);
 	cases();
+	case_btrfs_devices();
+	case_deadlines();
 	case_unopened();
+	case_btrfs_open();
 	blkio_free(rs.buf, FSSTAMP_READ_BYTES);
 	close(swap_fd);
 	return tap_done();
