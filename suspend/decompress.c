@@ -5,8 +5,8 @@
  *
  * A tool, not a library: the host that built its initramfs with zstd or xz has
  * that tool (its generator ran it), and torpor-suspend links no more than lz4.
- * The child gets the file as its stdin, a pipe as stdout, /dev/null as stderr
- * and the signals a new program expects; it is killed at the deadline, so that
+ * The child gets the file as its stdin, a pipe as stdout, /dev/null as stderr,
+ * a fixed environment and the signals a new program expects; it is killed at the deadline, so that
  * a stuck or endless decompressor cannot hold up the hibernation for ever.
  */
 #include <errno.h>
@@ -22,7 +22,9 @@
 
 #include "decompress.h"
 
-extern char **environ;
+/* the tool's whole environment: the caller's (XZ_DEFAULTS, ZSTD_NBTHREADS, GZIP,
+ * a locale) could make it fail or read the stream differently */
+static char *const tool_env[] = { "PATH=" DECOMPRESS_PATH, "LC_ALL=C", NULL };
 
 static const struct {
 	uint8_t magic[6];
@@ -105,7 +107,8 @@ static int spawn(struct decompress *d, int in_fd, int out_fd)
 	if (!r)
 		r = -posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	if (!r)
-		r = -posix_spawn(&d->pid, d->bin, &fa, &at, (char *const *)d->tool->argv, environ);
+		r = -posix_spawn(&d->pid, d->bin, &fa, &at, (char *const *)d->tool->argv,
+				  tool_env);
 	posix_spawnattr_destroy(&at);
 out_fa:
 	posix_spawn_file_actions_destroy(&fa);

@@ -478,6 +478,24 @@ static void test_failures(void)
 	tap_ok(inspect("missing.img", &rep) == -ENOENT, "initramfs: a missing file: -ENOENT");
 }
 
+/* The decompressor runs with an environment of its own, not the caller's */
+static void test_environment(void)
+{
+	struct initramfs_report rep;
+	int ok;
+
+	if (!have("xz")) {
+		skip("initramfs: the caller's XZ_DEFAULTS does not reach xz", "xz");
+		return;
+	}
+	sh("xz -c --check=crc32 <%s/good.cpio >%s/env.img", dir, dir);
+	/* a limit xz cannot decompress within: it fails at once when it sees it */
+	setenv("XZ_DEFAULTS", "--memlimit-decompress=1KiB", 1);
+	ok = verdict("env.img", INITRAMFS_OK, &rep);
+	unsetenv("XZ_DEFAULTS");
+	tap_ok(ok, "initramfs: the caller's XZ_DEFAULTS does not reach xz");
+}
+
 static void test_find(void)
 {
 	char root[128], buf[256], tried[512];
@@ -524,6 +542,7 @@ int main(void)
 		test_compressed("lz4 (legacy)", "lz4", "lz4 -l -c", "lz4");
 		test_compressed("lzop", "lzop", "lzop -c", "lzo");
 		test_failures();
+		test_environment();
 	} else {
 		skip("initramfs: every archive test", "cpio");
 	}
