@@ -252,9 +252,18 @@ int hibernate_check_answers(dev_t dev, const char *what)
 }
 
 /* How to rebuild @path with torpor in it, for the generator(s) of @hosts */
-static void hint_rebuild(unsigned hosts, const char *release)
+static void hint_rebuild(const struct initramfs_report *rep, const char *release)
 {
-	if (hosts == INITRAMFS_HOST_ITOOLS) {
+	unsigned hosts = rep->hook_host ? rep->hook_host : rep->hosts;
+
+	if (rep->verdict == INITRAMFS_NO_SHELL_INIT && hosts == INITRAMFS_HOST_MKINITCPIO) {
+		msg_hint("use the busybox hooks in HOOKS of /etc/mkinitcpio.conf ('base udev' "
+			 "instead of 'systemd', 'encrypt' instead of 'sd-encrypt'; torpor has no "
+			 "systemd-hook support for mkinitcpio yet) and rebuild with 'mkinitcpio -P'");
+	} else if (rep->verdict == INITRAMFS_NO_SHELL_INIT) {
+		msg_hint("rebuild it with 'dracut -f --kver %s' without omitting the "
+			 "dracut-systemd module", release);
+	} else if (hosts == INITRAMFS_HOST_ITOOLS) {
 		msg_hint("rebuild it with 'update-initramfs -u -k %s' (torpor's hook is in "
 			 "initramfs-tools' hooks/torpor)", release);
 	} else if (hosts == INITRAMFS_HOST_DRACUT) {
@@ -311,6 +320,14 @@ static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf
 			 "its scripts/local-top/torpor is not listed in scripts/local-top/ORDER, so "
 			 "it never runs" : "torpor is not in its HOOKS (the image's /config), so "
 			 "hooks/torpor never runs");
+		break;
+	case INITRAMFS_NO_SHELL_INIT:
+		snprintf(buf, len, rep->hook_host == INITRAMFS_HOST_MKINITCPIO ?
+			 "torpor is in its HOOKS, but its /init is %s: mkinitcpio's systemd hook "
+			 "replaced the shell init, and hooks/torpor never runs" :
+			 "its /init is %s, and it has no dracut-pre-mount.service (dracut's "
+			 "dracut-systemd module) to run dracut's pre-mount hooks: "
+			 "torpor-pre-mount.sh never runs", rep->init);
 		break;
 	}
 	return buf;
@@ -374,7 +391,7 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 	if (initramfs_lacks(&rep, why, sizeof(why))) {
 		msg_error("initramfs '%s' cannot resume this hibernation: %s; the next boot would "
 			  "lose the hibernated session", path, why);
-		hint_rebuild(rep.hook_host ? rep.hook_host : rep.hosts, u.release);
+		hint_rebuild(&rep, u.release);
 		return -ENOEXEC;
 	}
 	if (o->check_only)

@@ -24,6 +24,7 @@
 
 #define FILES_MAX	64		/* recorded candidates */
 #define TEXT_MAX	(64 * 1024)	/* text kept of a hook or list */
+#define HEAD_MAX	64		/* kept of /init: is it a script? */
 #define LINKS_BYTES_MAX	(4u << 20)	/* symlink names and targets kept */
 #define HARDLINKS_MAX	4096		/* hard-linked files with a marker */
 #define MARKER_TAIL	32		/* the formats after the prefix, at most */
@@ -37,6 +38,8 @@ enum role {
 	R_DRACUT_HOOK,
 	R_CPIO_HOOK,			/* mkinitcpio's hooks/torpor */
 	R_CPIO_CONFIG,			/* mkinitcpio's /config */
+	R_INIT,				/* /init: a shell script, or systemd */
+	R_DRACUT_UNIT,			/* dracut-pre-mount.service: runs the hooks under systemd */
 };
 
 struct file {
@@ -154,6 +157,10 @@ static int role_of(struct walk *w, const char *path)
 		return R_CPIO_HOOK;
 	if (!strcmp(path, "config"))
 		return R_CPIO_CONFIG;
+	if (!strcmp(path, "init"))
+		return R_INIT;
+	if (!strcmp(b, "dracut-pre-mount.service") && strstr(path, "systemd/system/"))
+		return R_DRACUT_UNIT;
 	return -1;
 }
 
@@ -321,10 +328,11 @@ static void scan(struct walk *w, const uint8_t *p, size_t n)
 	}
 }
 
-/* Keep the start of a text file */
+/* Keep the start of a text file (of /init, only its first bytes) */
 static int keep_text(struct file *f, const uint8_t *p, size_t n)
 {
-	size_t room = f->text_len < TEXT_MAX ? TEXT_MAX - f->text_len : 0;
+	size_t max = f->role == R_INIT ? HEAD_MAX : TEXT_MAX;
+	size_t room = f->text_len < max ? max - f->text_len : 0;
 	char *t;
 
 	if (n > room)
@@ -522,21 +530,63 @@ static int order_runs_torpor(const struct file *f)
 	return 0;
 }
 
-/* Which host's hook runs @bin; sets OK or HOOK_NOT_RUN or NO_HOOK */
+/*
+ * Is /init a script (the generators' shell init, which runs their shell hooks)?
+ * 1, or 0 with what it is instead in @desc: systemd's binary (mkinitcpio's
+ * systemd hook copies it there; dracut's systemd module links it), another
+ * program, nothing.
+ */
+static int init_is_script(const struct walk *w, char *desc, size_t len)
+{
+	const struct file *f = last_at(w, R_INIT, "init");
+	char path[CPIO_NAME_MAX] = "init";
+
+	if (f && S_ISREG(f->mode) && f->text_len >= 2 && !memcmp(f->text, "#!", 2))
+		return 1;
+	if (!f)
+		snprintf(desc, len, "missing");
+	else if (S_ISLNK(f->mode) && resolve(w, path, sizeof(path)) == 0)
+		snprintf(desc, len, "%s/%.60s", ends_with(path, "/systemd") ?
+			 "systemd, a link to " : "a link to ", path);
+	else if (S_ISREG(f->mode) && f->text_len >= 4 && !memcmp(f->text, "\x7f" "ELF", 4))
+		snprintf(desc, len, "a program, not a shell script");
+	else
+		snprintf(desc, len, "not a shell script");
+	return 0;
+}
+
+/* dracut's hooks run from its shell /init, or with systemd from dracut-pre-mount.service */
+static int dracut_runs_hooks(const struct walk *w, int shell_init)
+{
+	size_t i;
+
+	if (shell_init)
+		return 1;
+	for (i = 0; i < w->nr_files; i++)
+		if (w->files[i].role == R_DRACUT_UNIT && S_ISREG(w->files[i].mode))
+			return 1;
+	return 0;
+}
+
+/* Which host's hook runs @bin; sets OK, HOOK_NOT_RUN, NO_SHELL_INIT or NO_HOOK */
 static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_report *rep)
 {
 	const struct file *it = last_at(w, R_ITOOLS_HOOK, "scripts/local-top/torpor");
 	const struct file *order = last_at(w, R_ITOOLS_ORDER, "scripts/local-top/ORDER");
 	const struct file *cpio = last_at(w, R_CPIO_HOOK, "hooks/torpor");
 	const struct file *config = last_at(w, R_CPIO_CONFIG, "config");
+	int shell_init = init_is_script(w, rep->init, sizeof(rep->init));
 	size_t i;
 
 	rep->verdict = INITRAMFS_NO_HOOK;
 	for (i = 0; i < w->nr_files; i++) {
 		if (w->files[i].role == R_DRACUT_HOOK && text_has(&w->files[i], bin)) {
-			rep->verdict = INITRAMFS_OK;
 			rep->hook_host = INITRAMFS_HOST_DRACUT;
-			return;
+			rep->verdict = dracut_runs_hooks(w, shell_init) ? INITRAMFS_OK :
+				INITRAMFS_NO_SHELL_INIT;
+			if (rep->verdict == INITRAMFS_OK)
+				return;
+			break;
 		}
 	}
 	if (text_has(it, bin) && (it->mode & 0111)) {
@@ -548,7 +598,9 @@ static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_
 	}
 	if (text_has(cpio, bin)) {
 		rep->hook_host = INITRAMFS_HOST_MKINITCPIO;
-		rep->verdict = config_runs_torpor(config) ? INITRAMFS_OK : INITRAMFS_HOOK_NOT_RUN;
+		/* the systemd hook puts systemd at /init: no busybox hook runs */
+		rep->verdict = !config_runs_torpor(config) ? INITRAMFS_HOOK_NOT_RUN :
+			shell_init ? INITRAMFS_OK : INITRAMFS_NO_SHELL_INIT;
 	}
 }
 

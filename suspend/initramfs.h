@@ -12,8 +12,12 @@
  *  - and a hook that runs it: a script that names that path, at one of
  *      initramfs-tools  scripts/local-top/torpor (executable; listed in
  *                       scripts/local-top/ORDER when the image has that file)
- *      dracut           .../dracut/hooks/pre-mount/NN-torpor-pre-mount.sh
+ *      dracut           .../dracut/hooks/pre-mount/NN-torpor-pre-mount.sh, run by
+ *                       dracut's shell /init or, when systemd is /init, by
+ *                       dracut-pre-mount.service (the dracut-systemd module)
  *      mkinitcpio       hooks/torpor, with torpor in HOOKS= of the image's /config
+ *                       and mkinitcpio's shell /init (its systemd hook puts systemd
+ *                       at /init, which runs no busybox hook)
  * Later entries replace earlier ones of the same path, as when the kernel
  * unpacks.  Nothing here prints.
  */
@@ -42,6 +46,7 @@ enum initramfs_verdict {
 	INITRAMFS_OTHER_FORMAT,		/* its marker names other formats only */
 	INITRAMFS_NO_HOOK,		/* no hook names it */
 	INITRAMFS_HOOK_NOT_RUN,		/* the hook is there, but not in ORDER or HOOKS */
+	INITRAMFS_NO_SHELL_INIT,	/* the hook is listed, but /init (systemd) runs no such hook */
 };
 
 struct initramfs_report {
@@ -54,6 +59,7 @@ struct initramfs_report {
 	uint64_t unpacked_bytes;	/* cpio bytes read, all archives */
 	uint64_t entries;
 	int tool_status;		/* the decompressor's (decompress_finish()) */
+	char init[96];			/* NO_SHELL_INIT: what /init is, in words */
 	char detail[200];		/* why the file could not be read, in words */
 };
 

@@ -368,7 +368,8 @@ static void test_hosts(void)
 	snprintf(t, sizeof(t), "%s/dracut", dir);
 	sh("rm -f %s/conf/initramfs.conf && mkdir -p %s/usr/lib/dracut/hooks/pre-mount && "
 	   "printf 'torpor_pre_mount() {\\n    local _bin=%s\\n}\\n' "
-	   ">%s/usr/lib/dracut/hooks/pre-mount/05-torpor-pre-mount.sh", t, t, bin, t);
+	   ">%s/usr/lib/dracut/hooks/pre-mount/05-torpor-pre-mount.sh && "
+	   "printf '#!/bin/sh\\n' >%s/init && chmod 755 %s/init", t, t, bin, t, t, t);
 	pack("dracut", "dracut.cpio", 0);
 	tap_ok(verdict("dracut.cpio", INITRAMFS_OK, &rep) && rep.hook_host == INITRAMFS_HOST_DRACUT &&
 	       rep.hosts == INITRAMFS_HOST_DRACUT, "initramfs: dracut's pre-mount hook: ok");
@@ -382,12 +383,28 @@ static void test_hosts(void)
 	pack("dracut", "dracut-pivot.cpio", 0);
 	tap_ok(verdict("dracut-pivot.cpio", INITRAMFS_NO_HOOK, &rep),
 	       "initramfs: the script in another hook directory does not count");
+	/* dracut's systemd module: /init links to systemd, a unit runs the hooks */
+	sh("mv %s/var/lib/dracut/hooks/pre-pivot %s/var/lib/dracut/hooks/pre-mount && "
+	   "mkdir -p %s/usr/lib/systemd/system && printf '\\177ELF' >%s/usr/lib/systemd/systemd && "
+	   "rm %s/init && ln -s usr/lib/systemd/systemd %s/init", t, t, t, t, t, t);
+	pack("dracut", "dracut-sd-nounit.cpio", 0);
+	tap_ok(verdict("dracut-sd-nounit.cpio", INITRAMFS_NO_SHELL_INIT, &rep) &&
+	       rep.hook_host == INITRAMFS_HOST_DRACUT && strstr(rep.init, "systemd"),
+	       "initramfs: dracut with systemd at /init and no dracut-pre-mount.service: "
+	       "not run (/init is %s)", rep.init);
+	sh("printf '[Service]\\nExecStart=-/bin/dracut-pre-mount\\n' "
+	   ">%s/usr/lib/systemd/system/dracut-pre-mount.service", t);
+	pack("dracut", "dracut-sd.cpio", 0);
+	tap_ok(verdict("dracut-sd.cpio", INITRAMFS_OK, &rep),
+	       "initramfs: dracut's systemd mode runs pre-mount hooks from dracut-pre-mount.service");
 
 	tree("cpio", TORPOR_RESUME_MARKER, 0);
 	snprintf(t, sizeof(t), "%s/cpio", dir);
 	sh("rm -f %s/conf/initramfs.conf && mkdir -p %s/hooks && touch %s/init_functions && "
 	   "printf 'run_hook() {\\n    local bin=%s\\n}\\n' >%s/hooks/torpor && "
-	   "printf 'EARLYHOOKS=\"\"\\nHOOKS=\"base udev torpor-x\"\\n' >%s/config", t, t, t, bin, t, t);
+	   "printf 'EARLYHOOKS=\"\"\\nHOOKS=\"base udev torpor-x\"\\n' >%s/config && "
+	   "printf '#!/usr/bin/ash\\n. /init_functions\\n' >%s/init && chmod 755 %s/init", t, t,
+	   t, bin, t, t, t, t);
 	pack("cpio", "cpio-nohooks.cpio", 0);
 	tap_ok(verdict("cpio-nohooks.cpio", INITRAMFS_HOOK_NOT_RUN, &rep) &&
 	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO && rep.hosts == INITRAMFS_HOST_MKINITCPIO,
@@ -395,6 +412,17 @@ static void test_hosts(void)
 	sh("printf 'EARLYHOOKS=\"\"\\nHOOKS=\"base udev torpor\"\\nLATEHOOKS=\"\"\\n' >%s/config", t);
 	pack("cpio", "cpio.cpio", 0);
 	tap_ok(verdict("cpio.cpio", INITRAMFS_OK, &rep), "initramfs: mkinitcpio with torpor in HOOKS: ok");
+	/* the systemd hook copies systemd to /init; hooks/torpor and HOOKS stay */
+	sh("{ printf '\\177ELF\\2\\1\\1' && head -c 3000 /dev/urandom; } >%s/init", t);
+	pack("cpio", "cpio-systemd.cpio", 0);
+	tap_ok(verdict("cpio-systemd.cpio", INITRAMFS_NO_SHELL_INIT, &rep) &&
+	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO && strstr(rep.init, "program"),
+	       "initramfs: mkinitcpio's systemd hook at /init: hooks/torpor not run (/init is %s)",
+	       rep.init);
+	sh("rm %s/init", t);
+	pack("cpio", "cpio-noinit.cpio", 0);
+	tap_ok(verdict("cpio-noinit.cpio", INITRAMFS_NO_SHELL_INIT, &rep) &&
+	       !strcmp(rep.init, "missing"), "initramfs: mkinitcpio without /init: not run");
 }
 
 static void test_links(void)
