@@ -18,9 +18,11 @@
 #include <unistd.h>
 
 #include "cpio.h"
+#include "crc32.h"
 #include "decompress.h"
 #include "image.h"
 #include "initramfs.h"
+#include "streamend.h"
 
 #define FILES_MAX	64		/* recorded candidates */
 #define TEXT_MAX	(64 * 1024)	/* text kept of a hook or list */
@@ -663,42 +665,74 @@ static int feed_unpacked(struct cpio_reader *r, const uint8_t *p, size_t n, cons
 	return -EBADMSG;
 }
 
-/* The compressed rest of the file, from @off on; 0 or -errno (detail filled) */
-static int read_compressed(struct walk *w, int fd, uint64_t off, const char *dirs, int timeout_ms,
-			   uint8_t *buf, struct initramfs_report *rep)
+/* Where the initramfs is read from, and how */
+struct source {
+	int fd;
+	uint64_t start, end;		/* the whole file, or a UKI's .initrd section */
+	const char *dirs;		/* the decompressors' */
+	int timeout_ms;
+	uint8_t *buf;			/* CHUNK bytes */
+};
+
+/*
+ * Where the compressed stream at @off ends: from its framing (zstd, xz) before
+ * it is decompressed, from its trailer (gzip: the CRC32 and size of @out_bytes
+ * of output) after; else at the end (bzip2, lzma, lzo, lz4: what follows
+ * their stream is not read).
+ */
+static uint64_t stream_end(const struct source *src, uint64_t off, const char *format, int after,
+			   uint32_t crc, uint64_t out_bytes)
+{
+	uint64_t len;
+
+	if (!after && streamend_framed(src->fd, off, src->end, format, &len) == 0)
+		return off + len;
+	if (after && !strcmp(format, "gzip") &&
+	    streamend_gzip(src->fd, off, src->end, crc, (uint32_t)out_bytes, &len) == 0)
+		return off + len;
+	return src->end;
+}
+
+/* The compressed stream at *@off, which moves to its end; 0 or -errno (detail filled) */
+static int read_compressed(struct walk *w, const struct source *src, uint64_t *off,
+			   struct initramfs_report *rep)
 {
 	const struct decompress_tool *t;
+	uint64_t end, out_bytes = 0;
 	struct cpio_reader r;
 	struct decompress d;
+	uint32_t crc = 0;
 	ssize_t n;
 	int rc;
 
-	n = pread(fd, buf, 8, (off_t)off);
-	t = decompress_detect(buf, n > 0 ? (size_t)n : 0);
+	n = pread(src->fd, src->buf, 8, (off_t)*off);
+	t = decompress_detect(src->buf, n > 0 ? (size_t)n : 0);
 	if (!t) {
 		snprintf(rep->detail, sizeof(rep->detail), "at byte %llu: neither a cpio archive "
-			 "nor data compressed as the kernel unpacks", (unsigned long long)off);
+			 "nor data compressed as the kernel unpacks", (unsigned long long)*off);
 		return -EPROTONOSUPPORT;
 	}
 	rep->compression = t->format;
-	if (lseek(fd, (off_t)off, SEEK_SET) < 0)
-		return -errno;
-	rc = decompress_start(&d, t, fd, dirs, timeout_ms);
+	end = stream_end(src, *off, t->format, 0, 0, 0);
+	rc = decompress_start(&d, t, src->fd, *off, end, src->dirs, src->timeout_ms);
 	if (rc < 0) {
 		snprintf(rep->detail, sizeof(rep->detail), "it is compressed with %s from byte %llu "
-			 "on, and '%s' %s", t->format, (unsigned long long)off, t->argv[0],
+			 "on, and '%s' %s", t->format, (unsigned long long)*off, t->argv[0],
 			 rc == -ENOENT ? "is not installed" : "could not be run");
 		return rc == -ENOENT ? -ENOPKG : rc;
 	}
 	cpio_init(&r, on_entry, on_data, w);
-	while ((n = decompress_read(&d, buf, CHUNK)) > 0) {
+	while ((n = decompress_read(&d, src->buf, CHUNK)) > 0) {
 		if (rep->unpacked_bytes + r.off + (uint64_t)n > INITRAMFS_UNPACKED_MAX) {
 			snprintf(rep->detail, sizeof(rep->detail), "more than %llu GiB of %s-"
 				 "compressed data", INITRAMFS_UNPACKED_MAX >> 30, t->format);
 			n = -EFBIG;
 			break;
 		}
-		rc = feed_unpacked(&r, buf, (size_t)n, t->format, rep);
+		if (end == src->end && !strcmp(t->format, "gzip"))
+			crc = crc32_update(crc, src->buf, (size_t)n);
+		out_bytes += (uint64_t)n;
+		rc = feed_unpacked(&r, src->buf, (size_t)n, t->format, rep);
 		if (rc < 0) {
 			n = rc;
 			break;
@@ -709,7 +743,7 @@ static int read_compressed(struct walk *w, int fd, uint64_t off, const char *dir
 	rep->entries += r.entries;
 	if (n == -ETIMEDOUT)
 		snprintf(rep->detail, sizeof(rep->detail), "%s did not finish decompressing it "
-			 "within %d s", t->argv[0], timeout_ms / 1000);
+			 "within %d s", t->argv[0], src->timeout_ms / 1000);
 	if (n < 0)
 		return (int)n;
 	/* a tool that fails at trailing bytes (gzip at zero padding) has said all before */
@@ -719,47 +753,70 @@ static int read_compressed(struct walk *w, int fd, uint64_t off, const char *dir
 			 "before any entry", t->argv[0], rep->tool_status);
 		return -EBADMSG;
 	}
+	*off = end == src->end ? stream_end(src, *off, t->format, 1, crc, out_bytes) : end;
 	return 0;
 }
 
-/* The whole file: uncompressed archives, then the compressed rest; 0 or -errno */
-static int read_all(struct walk *w, int fd, const char *dirs, int timeout_ms, uint8_t *buf,
-		    struct initramfs_report *rep)
+/* Uncompressed archives from *@off on, up to the end or to data that starts
+ * none (*@off then points at it); 0 or -errno (detail filled) */
+static int read_plain(struct walk *w, const struct source *src, uint64_t *off,
+		      struct initramfs_report *rep)
 {
 	struct cpio_reader r;
-	uint64_t off = 0;
+	uint64_t want, first;
 	ssize_t n, used;
 
 	cpio_init(&r, on_entry, on_data, w);
-	for (;;) {
-		n = read(fd, buf, CHUNK);
+	/* a header starts at a multiple of 4 from the start of the initramfs */
+	r.off = first = *off - src->start;
+	while (*off < src->end) {
+		want = src->end - *off < CHUNK ? src->end - *off : CHUNK;
+		n = pread(src->fd, src->buf, (size_t)want, (off_t)*off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
-		if (n == 0)
-			break;
-		used = cpio_feed(&r, buf, (size_t)n);
+		if (n == 0) {
+			snprintf(rep->detail, sizeof(rep->detail), "the file is cut short");
+			return -EBADMSG;
+		}
+		used = cpio_feed(&r, src->buf, (size_t)n);
 		if (used == -ENOMEM)
 			return -ENOMEM;
 		if (used < 0) {
 			snprintf(rep->detail, sizeof(rep->detail), "a malformed cpio entry at byte "
-				 "%llu", (unsigned long long)r.off);
+				 "%llu", (unsigned long long)(src->start + r.off));
 			return -EBADMSG;
 		}
-		if (used < n) {
-			rep->unpacked_bytes = r.off;
-			rep->entries = r.entries;
-			return read_compressed(w, fd, off + (uint64_t)used, dirs, timeout_ms, buf,
-					       rep);
-		}
-		off += (uint64_t)n;
+		*off += (uint64_t)used;
+		if (used < n)
+			break;
 	}
-	rep->unpacked_bytes = r.off;
-	rep->entries = r.entries;
-	if (cpio_finish(&r) < 0 || !r.entries) {
-		snprintf(rep->detail, sizeof(rep->detail), "the file ends %s", r.entries ?
-			 "inside a cpio entry" : "before any cpio entry");
+	rep->unpacked_bytes += r.off - first;
+	rep->entries += r.entries;
+	if (*off == src->end && cpio_finish(&r) < 0) {
+		snprintf(rep->detail, sizeof(rep->detail), "the file ends inside a cpio entry");
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* The whole initramfs: uncompressed archives and compressed streams, one
+ * after the other, as the kernel unpacks them; 0 or -errno */
+static int read_all(struct walk *w, const struct source *src, struct initramfs_report *rep)
+{
+	uint64_t off = src->start;
+	int r;
+
+	while (off < src->end) {
+		r = read_plain(w, src, &off, rep);
+		if (r == 0 && off < src->end)
+			r = read_compressed(w, src, &off, rep);
+		if (r < 0)
+			return r;
+	}
+	if (!rep->entries) {
+		snprintf(rep->detail, sizeof(rep->detail), "the file ends before any cpio entry");
 		return -EBADMSG;
 	}
 	return 0;
@@ -768,15 +825,16 @@ static int read_all(struct walk *w, int fd, const char *dirs, int timeout_ms, ui
 int initramfs_inspect(const char *path, const char *resume_path, const char *tool_dirs,
 		      int timeout_ms, struct initramfs_report *ret)
 {
+	struct source src = { .dirs = tool_dirs, .timeout_ms = timeout_ms };
 	struct walk *w;
 	struct stat st;
-	uint8_t *buf;
 	int fd, r;
 
 	memset(ret, 0, sizeof(*ret));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	src.fd = fd;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		snprintf(ret->detail, sizeof(ret->detail), "not a regular file");
@@ -790,15 +848,16 @@ int initramfs_inspect(const char *path, const char *resume_path, const char *too
 		goto out_close;
 	}
 	w = calloc(1, sizeof(*w));
-	buf = malloc(CHUNK);
-	r = w && buf ? read_all(w, fd, tool_dirs, timeout_ms, buf, ret) : -ENOMEM;
+	src.buf = malloc(CHUNK);
+	src.end = ret->file_bytes;
+	r = w && src.buf ? read_all(w, &src, ret) : -ENOMEM;
 	if (r == 0)
 		r = judge(w, resume_path, ret);
 	ret->hosts = w ? w->hosts : 0;
 	if (w)
 		walk_free(w);
 	free(w);
-	free(buf);
+	free(src.buf);
 out_close:
 	close(fd);
 	return r;

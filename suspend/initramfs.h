@@ -3,8 +3,11 @@
  * initramfs.h - will the next boot's initramfs resume a torpor image?
  *
  * The file is read as the kernel unpacks it: uncompressed cpio archives (early
- * microcode first), zeros between them, then the compressed rest, which the
- * host's own tool decompresses (decompress.h) within a deadline.  What counts:
+ * microcode first), zeros between them, and compressed streams, which the
+ * host's own tool decompresses (decompress.h) within a deadline.  After a zstd
+ * or xz stream, or a gzip one of a single member, what follows is read too
+ * (streamend.h); after bzip2, lzma, lzo or lz4 data nothing is (a limit: the
+ * tool is given the rest of the file).  What counts:
  *  - torpor-resume at its installed path (LIBEXECDIR/torpor-resume; a symlink
  *    in the image, such as lib -> usr/lib, is followed), a regular executable
  *    file whose marker (TORPOR_RESUME_MARKER, core/image.h) names this

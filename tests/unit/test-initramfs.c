@@ -469,6 +469,36 @@ static void test_compressed(const char *label, const char *tool, const char *cmd
 	       "initramfs: early cpio, then %s", label);
 }
 
+/*
+ * What follows a compressed stream is read too, as the kernel does: a plain
+ * archive (after zeros to a multiple of 4) or another stream.  @cmd compresses.
+ */
+static void test_appended(const char *tool, const char *cmd)
+{
+	struct initramfs_report rep;
+	char t[128];
+
+	if (!have(tool)) {
+		skip("initramfs: an archive after a compressed stream", tool);
+		return;
+	}
+	snprintf(t, sizeof(t), "%s/hookonly", dir);
+	sh("rm -rf %s && mkdir -p %s", t, t);
+	itools_hook(t, 1);
+	pack("hookonly", "hookonly.cpio", 0);
+	/* the hook comes in the archive after the stream: it is there */
+	sh("%s <%s/nohook.cpio >%s/app1.img && truncate -s %%4 %s/app1.img && "
+	   "cat %s/hookonly.cpio >>%s/app1.img", cmd, dir, dir, dir, dir, dir);
+	tap_ok(verdict("app1.img", INITRAMFS_OK, &rep),
+	       "initramfs: a plain archive after a %s stream is read (the hook in it)", tool);
+	/* a torpor-resume of another format after it replaces the good one */
+	sh("%s <%s/good.cpio >%s/app2.img && truncate -s %%4 %s/app2.img && "
+	   "head -c 16 /dev/zero >>%s/app2.img && cat %s/old.cpio >>%s/app2.img", cmd, dir, dir, dir,
+	   dir, dir, dir);
+	tap_ok(verdict("app2.img", INITRAMFS_OTHER_FORMAT, &rep),
+	       "initramfs: a later archive after a %s stream replaces torpor-resume", tool);
+}
+
 static void test_failures(void)
 {
 	struct initramfs_report rep;
@@ -551,6 +581,8 @@ static void test_find(void)
 
 int main(void)
 {
+	struct initramfs_report rep;
+
 	snprintf(dir, sizeof(dir), "/tmp/torpor-initramfs-XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
@@ -569,6 +601,18 @@ int main(void)
 		test_compressed("bzip2", "bzip2", "bzip2 -c", "bzip2");
 		test_compressed("lz4 (legacy)", "lz4", "lz4 -l -c", "lz4");
 		test_compressed("lzop", "lzop", "lzop -c", "lzo");
+		test_appended("zstd", "zstd -q -c");
+		test_appended("xz", "xz -c --check=crc32");
+		test_appended("gzip", "gzip -n -c");
+		/* (zstd would read both: it decompresses xz too) */
+		if (have("zstd") && have("xz")) {
+			sh("xz -c --check=crc32 <%s/nohook.cpio >%s/two.img && "
+			   "zstd -q -c <%s/hookonly.cpio >>%s/two.img", dir, dir, dir, dir);
+			tap_ok(verdict("two.img", INITRAMFS_OK, &rep) && rep.tool_status == 0,
+			       "initramfs: a zstd stream after an xz stream is read too");
+		} else {
+			skip("initramfs: a zstd stream after an xz stream", "zstd or xz");
+		}
 		test_failures();
 		test_environment();
 	} else {
