@@ -342,7 +342,7 @@ static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf
 int hibernate_check_initramfs(const struct hib_opts *o)
 {
 	struct initramfs_report rep;
-	char path[CONFIG_PATH_MAX + 64], tried[600], why[400], *cmdline = NULL;
+	char path[PATH_MAX], tried[2048], why[400], what[PATH_MAX + 64], *cmdline = NULL;
 	struct utsname u;
 	size_t cmdline_len = 0;
 	double t0 = now();
@@ -368,8 +368,9 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 		if (r < 0) {
 			msg_error("cannot find the initramfs that boots kernel %s (tried %s): the next "
 				  "boot might not resume", u.release, tried);
-			msg_hint("name it with 'initramfs = PATH' in torpor.conf or --initramfs=PATH "
-				 "(is /boot mounted?)");
+			msg_hint("name it, or the unified kernel image that holds it, with "
+				 "'initramfs = PATH' in torpor.conf or --initramfs=PATH (is /boot "
+				 "or /efi mounted?)");
 			return r;
 		}
 	}
@@ -388,14 +389,19 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 	msg_debug("read initramfs '%s' (%llu MiB, %s, %llu MiB unpacked, %llu entries) in %.0f ms",
 		  path, MIB(rep.file_bytes), rep.compression ? rep.compression : "uncompressed",
 		  MIB(rep.unpacked_bytes), (unsigned long long)rep.entries, (now() - t0) * 1000);
+	snprintf(what, sizeof(what), rep.uki ? "the initramfs in unified kernel image '%s'" :
+		 "initramfs '%s'", path);
 	if (initramfs_lacks(&rep, why, sizeof(why))) {
-		msg_error("initramfs '%s' cannot resume this hibernation: %s; the next boot would "
-			  "lose the hibernated session", path, why);
+		msg_error("%s cannot resume this hibernation: %s; the next boot would lose the "
+			  "hibernated session", what, why);
 		hint_rebuild(&rep, u.release);
+		if (rep.uki)
+			msg_hint("then rebuild the unified kernel image with it (kernel-install, "
+				 "ukify, or the generator's UKI option)");
 		return -ENOEXEC;
 	}
 	if (o->check_only)
-		msg_info("initramfs '%s' has torpor-resume for image format %d and the %s hook", path,
+		msg_info("%s has torpor-resume for image format %d and the %s hook", what,
 			 TORPOR_FORMAT_VERSION, initramfs_host_name(rep.hook_host));
 	return 0;
 }

@@ -17,11 +17,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bootentry.h"
 #include "cpio.h"
 #include "crc32.h"
 #include "decompress.h"
 #include "image.h"
 #include "initramfs.h"
+#include "pefile.h"
 #include "streamend.h"
 
 #define FILES_MAX	64		/* recorded candidates */
@@ -822,6 +824,35 @@ static int read_all(struct walk *w, const struct source *src, struct initramfs_r
 	return 0;
 }
 
+/* A unified kernel image carries the initramfs in its .initrd section; 0 or -errno */
+static int find_initrd(struct source *src, uint64_t size, struct initramfs_report *rep)
+{
+	struct pe_section sec;
+	ssize_t n;
+	int r;
+
+	src->start = 0;
+	src->end = size;
+	do
+		n = pread(src->fd, src->buf, size < PE_HEADERS_MAX ? size : PE_HEADERS_MAX, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	r = pe_find_section(src->buf, (size_t)n, size, ".initrd", &sec);
+	if (r == -ENOEXEC)
+		return 0;
+	if (r < 0) {
+		snprintf(rep->detail, sizeof(rep->detail), "a PE file (a unified kernel image?) %s",
+			 r == -ENOENT ? "without an .initrd section" :
+			 "whose section table is malformed");
+		return -EPROTONOSUPPORT;
+	}
+	src->start = sec.offset;
+	src->end = sec.offset + sec.size;
+	rep->uki = 1;
+	return 0;
+}
+
 int initramfs_inspect(const char *path, const char *resume_path, const char *tool_dirs,
 		      int timeout_ms, struct initramfs_report *ret)
 {
@@ -849,8 +880,9 @@ int initramfs_inspect(const char *path, const char *resume_path, const char *too
 	}
 	w = calloc(1, sizeof(*w));
 	src.buf = malloc(CHUNK);
-	src.end = ret->file_bytes;
-	r = w && src.buf ? read_all(w, &src, ret) : -ENOMEM;
+	r = w && src.buf ? find_initrd(&src, ret->file_bytes, ret) : -ENOMEM;
+	if (r == 0)
+		r = read_all(w, &src, ret);
 	if (r == 0)
 		r = judge(w, resume_path, ret);
 	ret->hosts = w ? w->hosts : 0;
@@ -912,8 +944,8 @@ static int try_names(const char *root, const char *name, char *buf, size_t len, 
 	static const char *const patterns[] = { "/boot/initrd.img-%s", "/boot/initramfs-%s.img",
 						"/boot/initrd-%s" };
 	char rel[300];
-	size_t i, at;
 	struct stat st;
+	size_t i;
 
 	for (i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
 		snprintf(rel, sizeof(rel), patterns[i], name);
@@ -921,9 +953,7 @@ static int try_names(const char *root, const char *name, char *buf, size_t len, 
 			continue;
 		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
 			return 0;
-		at = strlen(tried);
-		if (at < tried_len)
-			snprintf(tried + at, tried_len - at, "%s%s", at ? ", " : "", buf);
+		bootentry_tried(tried, tried_len, buf);
 	}
 	return -ENOENT;
 }
@@ -931,13 +961,21 @@ static int try_names(const char *root, const char *name, char *buf, size_t len, 
 int initramfs_find(const char *root, const char *release, const char *cmdline, char *buf,
 		   size_t len, char *tried, size_t tried_len)
 {
+	int loader = cmdline && strstr(cmdline, "BOOT_IMAGE=");
 	char name[256];
 
 	if (tried_len)
 		tried[0] = '\0';
-	/* the file the boot loader loaded names the kernel package (Arch: linux, linux-lts) */
-	if (boot_image_name(cmdline, name, sizeof(name)) == 0 && strcmp(name, release) &&
+	/* a boot loader that loads a kernel file (GRUB, syslinux) names it: its
+	 * initramfs is beside it, by the generators' names (Arch: linux, linux-lts) */
+	if (loader && boot_image_name(cmdline, name, sizeof(name)) == 0 && strcmp(name, release) &&
 	    try_names(root, name, buf, len, tried, tried_len) == 0)
 		return 0;
-	return try_names(root, release, buf, len, tried, tried_len);
+	if (loader && try_names(root, release, buf, len, tried, tried_len) == 0)
+		return 0;
+	/* else systemd-boot or the EFI stub: a UKI, then kernel-install's layout */
+	if (bootentry_find_uki(root, release, buf, len, tried, tried_len) == 0 ||
+	    bootentry_find_initrd(root, release, buf, len, tried, tried_len) == 0)
+		return 0;
+	return loader ? -ENOENT : try_names(root, release, buf, len, tried, tried_len);
 }

@@ -59,6 +59,7 @@ struct initramfs_report {
 	uint64_t formats;		/* bit N: the torpor-resume there reads format N */
 	const char *compression;	/* "zstd", ...; NULL when none */
 	uint64_t file_bytes;
+	int uki;			/* it was the .initrd section of a PE file (a UKI) */
 	uint64_t unpacked_bytes;	/* cpio bytes read, all archives */
 	uint64_t entries;
 	int tool_status;		/* the decompressor's (decompress_finish()) */
@@ -67,7 +68,8 @@ struct initramfs_report {
 };
 
 /**
- * initramfs_inspect() - read the initramfs @path and judge it
+ * initramfs_inspect() - read the initramfs @path and judge it; a PE file (a
+ * unified kernel image) is read from its .initrd section (pefile.h)
  * @resume_path: where torpor-resume is installed, absolute
  * @tool_dirs: where the decompressors are (DECOMPRESS_PATH)
  * @timeout_ms: the decompressor's bound (INITRAMFS_TIMEOUT_MS)
@@ -83,11 +85,18 @@ int initramfs_inspect(const char *path, const char *resume_path, const char *too
 		      int timeout_ms, struct initramfs_report *ret);
 
 /**
- * initramfs_find() - the initramfs the running kernel booted with, by the names
- * the generators give it: /boot/initrd.img-NAME (initramfs-tools),
- * /boot/initramfs-NAME.img (dracut, mkinitcpio), /boot/initrd-NAME (SUSE), with
- * NAME the boot loader's kernel file's suffix (BOOT_IMAGE=/vmlinuz-NAME: Arch's
- * vmlinuz-linux boots initramfs-linux.img), then @release
+ * initramfs_find() - the initramfs the running kernel booted with:
+ *  1. with BOOT_IMAGE= on @cmdline (GRUB, syslinux load a kernel file), by the
+ *     names the generators give it: /boot/initrd.img-NAME (initramfs-tools),
+ *     /boot/initramfs-NAME.img (dracut, mkinitcpio), /boot/initrd-NAME (SUSE),
+ *     NAME the kernel file's suffix (BOOT_IMAGE=/vmlinuz-NAME: Arch's
+ *     vmlinuz-linux boots initramfs-linux.img), then @release;
+ *  2. a unified kernel image of @release in EFI/Linux/ (bootentry.h), whose
+ *     .initrd section initramfs_inspect() reads;
+ *  3. kernel-install's ENTRY-TOKEN/RELEASE/initrd (bootentry.h);
+ *  4. without BOOT_IMAGE=, the names of 1 for @release.
+ * A stale /boot/initramfs-RELEASE.img is so not taken for the image that
+ * systemd-boot or the EFI stub boots.
  * @root: prefixed to every path (tests); "" normally
  * @release: the running kernel's (uname -r)
  * @cmdline: the kernel command line, or NULL
