@@ -351,6 +351,13 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 
 	if (o->no_initramfs || o->initramfs_checked)
 		return 0;
+	if (!strcmp(o->initramfs, CONFIG_INITRAMFS_NONE)) {
+		msg_warn("not checking the initramfs the next boot runs ('initramfs = none' in "
+			 "torpor.conf): without a torpor-resume for image format %d and the hook "
+			 "that runs it, that boot loses the hibernated session",
+			 TORPOR_FORMAT_VERSION);
+		return 0;
+	}
 	if (uname(&u) < 0)
 		return -errno;
 	if (o->initramfs[0]) {

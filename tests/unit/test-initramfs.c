@@ -760,7 +760,7 @@ static int check_said(const struct hib_opts *o, char *out, size_t len)
 	return r;
 }
 
-/* What torpor-suspend says: a UKI is named as one */
+/* What torpor-suspend says: the opt-out warns, a UKI is named as one */
 static void test_messages(void)
 {
 	struct hib_opts o;
@@ -768,6 +768,12 @@ static void test_messages(void)
 	int r;
 
 	memset(&o, 0, sizeof(o));
+	snprintf(o.initramfs, sizeof(o.initramfs), "none");
+	r = check_said(&o, out, sizeof(out));
+	tap_ok(r == 0 && strstr(out, "torpor: warning: not checking the initramfs the next boot "
+				"runs ('initramfs = none' in torpor.conf)") &&
+	       strstr(out, "loses the hibernated session"),
+	       "message: initramfs = none skips the check with a warning");
 	snprintf(o.initramfs, sizeof(o.initramfs), "%s/uki-nohook.efi", dir);
 	r = check_said(&o, out, sizeof(out));
 	tap_ok(r == -ENOEXEC && strstr(out, "torpor: the initramfs in unified kernel image '") &&
