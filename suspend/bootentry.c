@@ -5,11 +5,15 @@
  * A UKI's release: its .uname section (ukify, kernel-install, mkinitcpio and
  * dracut write one), else the x86 boot header of its .linux section: "HdrS"
  * at 0x202 and, at 0x20e, where the version string starts, less 0x200 (the
- * kernel's Documentation/arch/x86/boot.rst).
+ * kernel's Documentation/arch/x86/boot.rst).  A type 1 loader entry (the Boot
+ * Loader Specification) names its kernel with "linux", its initramfs with
+ * "initrd" lines, or a UKI with "efi" or "uki", paths from the root of the
+ * partition the entry is on.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +26,10 @@
 #include "pefile.h"
 
 #define RELEASE_MAX	128		/* the kernel's utsname release: 65 bytes */
+#define VALUE_MAX	512		/* a loader entry's path */
+/* systemd-boot's loader interface: the entry it booted, "4 bytes, then UTF-16" */
+#define SELECTED_VAR	"/sys/firmware/efi/efivars/LoaderEntrySelected-" \
+			"4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 
 static const char *const boot_dirs[] = { "/efi", "/boot", "/boot/efi" };
 
@@ -126,21 +134,20 @@ static int uki_of(const char *path, const char *release)
 	return r == 0 && !strcmp(rel, release);
 }
 
-/* The UKI of @release in @dir, by name; 0 or -ENOENT */
-static int scan_dir(const char *dir, const char *release, char *buf, size_t len)
+/* The names in @dir ending in @suffix (any case), sorted, into @names (to
+ * free); their number */
+static size_t list_names(const char *dir, const char *suffix, char **names)
 {
-	char *names[BOOTENTRY_UKI_MAX], path[4096];
-	size_t nr = 0, i, n;
+	size_t nr = 0, n, k = strlen(suffix);
 	struct dirent *e;
-	int r = -ENOENT;
 	DIR *d;
 
 	d = opendir(dir);
 	if (!d)
-		return -ENOENT;
+		return 0;
 	while (nr < BOOTENTRY_UKI_MAX && (e = readdir(d))) {
 		n = strlen(e->d_name);
-		if (n <= 4 || strcasecmp(e->d_name + n - 4, ".efi") || e->d_name[0] == '.')
+		if (n <= k || strcasecmp(e->d_name + n - k, suffix) || e->d_name[0] == '.')
 			continue;
 		names[nr] = strdup(e->d_name);
 		if (names[nr])
@@ -148,6 +155,22 @@ static int scan_dir(const char *dir, const char *release, char *buf, size_t len)
 	}
 	closedir(d);
 	qsort(names, nr, sizeof(names[0]), by_name);
+	return nr;
+}
+
+static void free_names(char **names, size_t nr)
+{
+	while (nr)
+		free(names[--nr]);
+}
+
+/* The UKI of @release in @dir, by name; 0 or -ENOENT */
+static int scan_dir(const char *dir, const char *release, char *buf, size_t len)
+{
+	char *names[BOOTENTRY_UKI_MAX], path[4096];
+	size_t nr = list_names(dir, ".efi", names), i;
+	int r = -ENOENT;
+
 	for (i = 0; i < nr && r < 0; i++) {
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, names[i]) < sizeof(path) &&
 		    strlen(path) < len && uki_of(path, release)) {
@@ -155,8 +178,7 @@ static int scan_dir(const char *dir, const char *release, char *buf, size_t len)
 			r = 0;
 		}
 	}
-	for (i = 0; i < nr; i++)
-		free(names[i]);
+	free_names(names, nr);
 	return r;
 }
 
@@ -218,6 +240,184 @@ int bootentry_find_initrd(const char *root, const char *release, char *buf, size
 			if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
 				return 0;
 			bootentry_tried(tried, tried_len, buf);
+		}
+	}
+	return -ENOENT;
+}
+
+struct entry {
+	char kernel[VALUE_MAX];		/* the kernel, from the partition's root */
+	char initrd[VALUE_MAX];		/* the last initrd line: the main one after microcode */
+	char efi[VALUE_MAX];		/* or an EFI program: a UKI */
+};
+
+/* The keys of the loader entry @path that matter; 0 or -ENOENT */
+static int read_entry(const char *path, struct entry *e)
+{
+	char line[1024], *k, *v, *dest;
+	size_t n;
+	FILE *f;
+
+	memset(e, 0, sizeof(*e));
+	f = fopen(path, "re");
+	if (!f)
+		return -ENOENT;
+	while (fgets(line, sizeof(line), f)) {
+		k = line + strspn(line, " \t");
+		n = strcspn(k, " \t\r\n");
+		v = k + n + strspn(k + n, " \t");
+		v[strcspn(v, "\r\n")] = '\0';
+		k[n] = '\0';
+		dest = !strcmp(k, "linux") ? e->kernel : !strcmp(k, "initrd") ? e->initrd :
+			!strcmp(k, "efi") || !strcmp(k, "uki") ? e->efi : NULL;
+		if (dest && v[0] == '/' && !strstr(v, "/../") && strlen(v) < VALUE_MAX)
+			memcpy(dest, v, strlen(v) + 1);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Is the kernel file @path of @release?  Its x86 boot header tells; without
+ * one (another architecture), its name holding the release does */
+static int kernel_of(const char *path, const char *release)
+{
+	char rel[RELEASE_MAX];
+	struct pe_section all;
+	struct stat st;
+	int fd, r = -ENOENT;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		all.offset = 0;
+		all.size = (uint64_t)st.st_size;
+		r = linux_release(fd, &all, rel, sizeof(rel));
+	}
+	close(fd);
+	return r == 0 ? !strcmp(rel, release) : strstr(path, release) != NULL;
+}
+
+/* The initramfs of entry @name in @part's loader/entries, if it boots
+ * @release: its last initrd, or its UKI; 0 or -ENOENT */
+static int entry_of(const char *part, const char *name, const char *release, char *buf,
+		    size_t len)
+{
+	char path[4096 + VALUE_MAX];
+	struct stat st;
+	struct entry e;
+
+	snprintf(path, sizeof(path), "%s/loader/entries/%s", part, name);
+	if (read_entry(path, &e) < 0)
+		return -ENOENT;
+	if (e.efi[0]) {
+		snprintf(path, sizeof(path), "%s%s", part, e.efi);
+		if (!uki_of(path, release))
+			return -ENOENT;
+	} else {
+		snprintf(path, sizeof(path), "%s%s", part, e.kernel);
+		if (!e.kernel[0] || !e.initrd[0] || !kernel_of(path, release))
+			return -ENOENT;
+		snprintf(path, sizeof(path), "%s%s", part, e.initrd);
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+			return -ENOENT;
+	}
+	if (strlen(path) >= len)
+		return -ENOENT;
+	memcpy(buf, path, strlen(path) + 1);
+	return 0;
+}
+
+/* The entry systemd-boot booted, from its EFI variable, into @buf ("" when unknown) */
+static void read_selected(const char *root, char *buf, size_t len)
+{
+	uint8_t raw[4 + 2 * 256];
+	char path[4096];
+	ssize_t n;
+	size_t i, o = 0;
+	int fd;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s%s", root, SELECTED_VAR);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	n = read(fd, raw, sizeof(raw));
+	close(fd);
+	/* UTF-16LE after the attributes: an entry's name is ASCII */
+	for (i = 4; n > 0 && i + 1 < (size_t)n && o + 1 < len; i += 2) {
+		if (raw[i + 1] || raw[i] < ' ' || raw[i] >= 0x7f || raw[i] == '/')
+			break;
+		buf[o++] = (char)raw[i];
+	}
+	buf[o] = '\0';
+}
+
+/* The "default" pattern of @part's loader/loader.conf, into @buf ("" when none) */
+static void read_default(const char *part, char *buf, size_t len)
+{
+	char path[4200], line[512], *v;
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/loader/loader.conf", part);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		v = line + strspn(line, " \t");
+		if (strncmp(v, "default", 7) || !strchr(" \t", v[7]))
+			continue;
+		v += 7 + strspn(v + 7, " \t");
+		v[strcspn(v, " \t\r\n")] = '\0';
+		snprintf(buf, len, "%s", v);
+	}
+	fclose(f);
+}
+
+/* Does entry @name match the default @pattern (with or without its .conf)? */
+static int is_default(const char *pattern, const char *name)
+{
+	char id[256];
+
+	if (!pattern[0] || pattern[0] == '@')
+		return 0;
+	snprintf(id, sizeof(id), "%s", name);
+	if (fnmatch(pattern, id, FNM_CASEFOLD) == 0)
+		return 1;
+	id[strlen(id) - 5] = '\0';		/* without ".conf" */
+	return fnmatch(pattern, id, FNM_CASEFOLD) == 0;
+}
+
+int bootentry_find_entry(const char *root, const char *release, char *buf, size_t len,
+			 char *tried, size_t tried_len)
+{
+	char *names[BOOTENTRY_UKI_MAX], part[4096], dir[4200], selected[256], pattern[256];
+	size_t i, j, nr;
+	int pass, hit;
+
+	read_selected(root, selected, sizeof(selected));
+	/* the entry booted, then the default one, then any by name */
+	for (pass = 0; pass < 3; pass++) {
+		for (i = 0; i < sizeof(boot_dirs) / sizeof(boot_dirs[0]); i++) {
+			snprintf(part, sizeof(part), "%s%s", root, boot_dirs[i]);
+			snprintf(dir, sizeof(dir), "%s/loader/entries", part);
+			read_default(part, pattern, sizeof(pattern));
+			nr = list_names(dir, ".conf", names);
+			hit = -ENOENT;
+			for (j = 0; j < nr && hit < 0; j++) {
+				if ((pass == 0 && strcasecmp(names[j], selected)) ||
+				    (pass == 1 && !is_default(pattern, names[j])))
+					continue;
+				hit = entry_of(part, names[j], release, buf, len);
+			}
+			free_names(names, nr);
+			if (hit == 0)
+				return 0;
+			if (pass == 2) {
+				snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/*.conf");
+				bootentry_tried(tried, tried_len, dir);
+			}
 		}
 	}
 	return -ENOENT;

@@ -6,6 +6,10 @@
  *  - a unified kernel image (UKI) in EFI/Linux/ of the ESP or XBOOTLDR
  *    partition (/efi, /boot, /boot/efi), whose .uname section holds the
  *    release (or, without one, whose .linux kernel's header does);
+ *  - a type 1 loader entry (loader/entries/ *.conf) whose kernel is of the
+ *    release: its last initrd (the main one, after microcode), or its UKI;
+ *    the entry systemd-boot booted (LoaderEntrySelected) first, then the
+ *    default of loader.conf, then any, by name;
  *  - kernel-install's type 1 layout: $BOOT/ENTRY-TOKEN/RELEASE/initrd, the
  *    entry token from /etc/kernel/entry-token, else the machine ID
  *    (/etc/machine-id).
@@ -52,6 +56,17 @@ int bootentry_find_uki(const char *root, const char *release, char *buf, size_t 
  */
 int bootentry_find_initrd(const char *root, const char *release, char *buf, size_t len,
 			  char *tried, size_t tried_len);
+
+/**
+ * bootentry_find_entry() - the initramfs of @release's type 1 loader entry, in
+ * @root/efi, @root/boot, @root/boot/efi's loader/entries/
+ * @buf: its path (an initrd, or a UKI)
+ * @tried: the directories looked in are appended to it
+ *
+ * Return: 0; -ENOENT when no entry boots @release.
+ */
+int bootentry_find_entry(const char *root, const char *release, char *buf, size_t len,
+			 char *tried, size_t tried_len);
 
 /* Append @s to the ", "-separated list @tried (cut when full) */
 void bootentry_tried(char *tried, size_t tried_len, const char *s);

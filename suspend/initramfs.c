@@ -975,6 +975,7 @@ int initramfs_find(const char *root, const char *release, const char *cmdline, c
 		return 0;
 	/* else systemd-boot or the EFI stub: a UKI, then kernel-install's layout */
 	if (bootentry_find_uki(root, release, buf, len, tried, tried_len) == 0 ||
+	    bootentry_find_entry(root, release, buf, len, tried, tried_len) == 0 ||
 	    bootentry_find_initrd(root, release, buf, len, tried, tried_len) == 0)
 		return 0;
 	return loader ? -ENOENT : try_names(root, release, buf, len, tried, tried_len);

@@ -93,8 +93,9 @@ int initramfs_inspect(const char *path, const char *resume_path, const char *too
  *     vmlinuz-linux boots initramfs-linux.img), then @release;
  *  2. a unified kernel image of @release in EFI/Linux/ (bootentry.h), whose
  *     .initrd section initramfs_inspect() reads;
- *  3. kernel-install's ENTRY-TOKEN/RELEASE/initrd (bootentry.h);
- *  4. without BOOT_IMAGE=, the names of 1 for @release.
+ *  3. a systemd-boot type 1 entry of @release (bootentry.h);
+ *  4. kernel-install's ENTRY-TOKEN/RELEASE/initrd (bootentry.h);
+ *  5. without BOOT_IMAGE=, the names of 1 for @release.
  * A stale /boot/initramfs-RELEASE.img is so not taken for the image that
  * systemd-boot or the EFI stub boots.
  * @root: prefixed to every path (tests); "" normally

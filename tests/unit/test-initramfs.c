@@ -829,6 +829,63 @@ static void test_find_boot(void)
 	       "find: with BOOT_IMAGE= (GRUB) the file beside the kernel comes first");
 }
 
+/* A kernel file at @path whose x86 boot header names @release */
+static void write_kernel(const char *path, const char *release)
+{
+	uint8_t k[4096];
+	FILE *f;
+
+	memset(k, 0x90, sizeof(k));
+	memcpy(k + 0x202, "HdrS", 4);
+	put_le16(k + 0x20e, 0x600);
+	snprintf((char *)k + 0x800, 200, "%s (builder@host) #1 SMP PREEMPT_DYNAMIC", release);
+	f = fopen(path, "wb");
+	if (f) {
+		fwrite(k, 1, sizeof(k), f);
+		fclose(f);
+	}
+}
+
+/* systemd-boot's type 1 entries (Arch's: vmlinuz-linux, initramfs-linux.img) */
+static void test_find_entries(void)
+{
+	char root[128], buf[256], tried[2048], path[256];
+	const char *rel = "6.8.1-arch1-1";
+
+	snprintf(root, sizeof(root), "%s/sdboot", dir);
+	sh("mkdir -p %s/boot/loader/entries %s/sys/firmware/efi/efivars && "
+	   "touch %s/boot/amd-ucode.img %s/boot/initramfs-linux.img "
+	   "%s/boot/initramfs-linux-fallback.img %s/boot/initramfs-linux-lts.img && "
+	   "printf 'title Arch\nlinux /vmlinuz-linux\ninitrd /amd-ucode.img\n"
+	   "initrd /initramfs-linux.img\noptions root=/dev/vda2 rw\n' "
+	   ">%s/boot/loader/entries/arch.conf && "
+	   "printf 'title Arch (fallback)\nlinux   /vmlinuz-linux\ninitrd  /initramfs-linux-fallback.img\n' "
+	   ">%s/boot/loader/entries/arch-fallback.conf && "
+	   "printf 'linux /vmlinuz-linux-lts\ninitrd /initramfs-linux-lts.img\n' "
+	   ">%s/boot/loader/entries/a-lts.conf && "
+	   "printf 'timeout 3\ndefault  arch.conf\n' >%s/boot/loader/loader.conf",
+	   root, root, root, root, root, root, root, root, root, root);
+	snprintf(path, sizeof(path), "%s/boot/vmlinuz-linux", root);
+	write_kernel(path, rel);
+	snprintf(path, sizeof(path), "%s/boot/vmlinuz-linux-lts", root);
+	write_kernel(path, "6.6.20-1-lts");
+	tap_ok(initramfs_find(root, rel, "root=/dev/vda2 rw", buf, sizeof(buf), tried,
+			      sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initramfs-linux.img"),
+	       "find: systemd-boot's default entry for this kernel: its last initrd");
+	tap_ok(initramfs_find(root, "6.6.20-1-lts", NULL, buf, sizeof(buf), tried,
+			      sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initramfs-linux-lts.img"),
+	       "find: the entry whose kernel is of the release, not the default");
+	/* the entry systemd-boot says it booted wins over the default */
+	sh("printf '\\007\\0\\0\\0a\\0r\\0c\\0h\\0-\\0f\\0a\\0l\\0l\\0b\\0a\\0c\\0k\\0.\\0c\\0o\\0n\\0f\\0\\0\\0' "
+	   ">'%s/sys/firmware/efi/efivars/LoaderEntrySelected-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f'",
+	   root);
+	tap_ok(initramfs_find(root, rel, NULL, buf, sizeof(buf), tried, sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initramfs-linux-fallback.img"),
+	       "find: the entry systemd-boot booted (LoaderEntrySelected) first");
+}
+
 static void test_find(void)
 {
 	char root[128], buf[256], tried[512];
@@ -894,6 +951,7 @@ int main(void)
 		test_uki();
 		test_messages();
 		test_find_boot();
+		test_find_entries();
 	} else {
 		skip("initramfs: every archive test", "cpio");
 	}
