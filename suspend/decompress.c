@@ -156,8 +156,6 @@ int decompress_start(struct decompress *d, const struct decompress_tool *t, int 
 	}
 	d->out = p[0];
 	d->in = s[0];
-	/* the tool's end, not ours, is told when all is sent */
-	(void)shutdown(d->in, SHUT_RD);
 	return 0;
 }
 

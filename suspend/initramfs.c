@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bootentry.h"
@@ -672,9 +673,18 @@ struct source {
 	int fd;
 	uint64_t start, end;		/* the whole file, or a UKI's .initrd section */
 	const char *dirs;		/* the decompressors' */
-	int timeout_ms;
+	int timeout_ms;			/* for all its streams together */
+	long long deadline_ms;		/* CLOCK_MONOTONIC */
 	uint8_t *buf;			/* CHUNK bytes */
 };
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /*
  * Where the compressed stream at @off ends: from its framing (zstd, xz) before
@@ -704,6 +714,7 @@ static int read_compressed(struct walk *w, const struct source *src, uint64_t *o
 	struct cpio_reader r;
 	struct decompress d;
 	uint32_t crc = 0;
+	long long left;
 	ssize_t n;
 	int rc;
 
@@ -716,7 +727,8 @@ static int read_compressed(struct walk *w, const struct source *src, uint64_t *o
 	}
 	rep->compression = t->format;
 	end = stream_end(src, *off, t->format, 0, 0, 0);
-	rc = decompress_start(&d, t, src->fd, *off, end, src->dirs, src->timeout_ms);
+	left = src->deadline_ms - now_ms();
+	rc = decompress_start(&d, t, src->fd, *off, end, src->dirs, left > 1 ? (int)left : 1);
 	if (rc < 0) {
 		snprintf(rep->detail, sizeof(rep->detail), "it is compressed with %s from byte %llu "
 			 "on, and '%s' %s", t->format, (unsigned long long)*off, t->argv[0],
@@ -856,7 +868,8 @@ static int find_initrd(struct source *src, uint64_t size, struct initramfs_repor
 int initramfs_inspect(const char *path, const char *resume_path, const char *tool_dirs,
 		      int timeout_ms, struct initramfs_report *ret)
 {
-	struct source src = { .dirs = tool_dirs, .timeout_ms = timeout_ms };
+	struct source src = { .dirs = tool_dirs, .timeout_ms = timeout_ms,
+			      .deadline_ms = now_ms() + timeout_ms };
 	struct walk *w;
 	struct stat st;
 	int fd, r;

@@ -531,6 +531,23 @@ static void test_failures(void)
 	} else {
 		skip("initramfs: a cut zstd stream", "zstd");
 	}
+	if (have("xz")) {
+		/* four xz streams, each taking a second: the bound is for them all */
+		sh("mkdir -p %s/slow && printf '#!/bin/sh\\nsleep 1\\nexec xz \"$@\"\\n' "
+		   ">%s/slow/xz && chmod 755 %s/slow/xz && : >%s/four.img && for i in 1 2 3 4; do "
+		   "xz -c --check=crc32 <%s/good.cpio >>%s/four.img; done", dir, dir, dir, dir, dir,
+		   dir);
+		snprintf(path, sizeof(path), "%s/four.img", dir);
+		snprintf(t, sizeof(t), "%s/slow", dir);
+		r = initramfs_inspect(path, bin, t, 2500, &rep);
+		tap_ok(r == -ETIMEDOUT, "initramfs: one bound for all the streams of a file: %d %s",
+		       r, rep.detail);
+		r = initramfs_inspect(path, bin, t, 20000, &rep);
+		tap_ok(r == 0 && rep.verdict == INITRAMFS_OK,
+		       "initramfs: and four slow streams within it are read: %d %s", r, rep.detail);
+	} else {
+		skip("initramfs: one bound for all the streams of a file", "xz");
+	}
 	sh("cp %s/good.cpio %s/junk.img && printf 'JUNKJUNK' >>%s/junk.img", dir, dir, dir);
 	tap_ok(inspect("junk.img", &rep) == -EPROTONOSUPPORT,
 	       "initramfs: data after the archive that is not compressed: %s", rep.detail);
