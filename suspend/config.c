@@ -212,7 +212,8 @@ static int set_value(struct config *c, int key, const char *s, size_t n)
 		c->has_discard_after_resume = 1;
 		return config_parse_bool(v, &c->discard_after_resume);
 	case K_INITRAMFS:
-		if (n >= sizeof(c->initramfs) || v[0] != '/')
+		/* "none": the check is left out, at the user's risk (warned at each run) */
+		if (n >= sizeof(c->initramfs) || (v[0] != '/' && strcmp(v, CONFIG_INITRAMFS_NONE)))
 			return -EINVAL;
 		memcpy(c->initramfs, v, n + 1);
 		c->has_initramfs = 1;
@@ -408,7 +409,7 @@ static const char *bad_value_why(const char *key)
 	case K_DISCARD_AFTER_RESUME:
 		return "not 'yes' or 'no'";
 	case K_INITRAMFS:
-		return "not an absolute path of at most 255 bytes";
+		return "not an absolute path of at most 255 bytes, nor none";
 	}
 	return "invalid";
 }

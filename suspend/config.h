@@ -21,6 +21,7 @@
 #define CONFIG_FILE_MAX		(64 * 1024)	/* bytes of the whole file */
 #define CONFIG_RESUME_MAX	256		/* resume value, with the NUL, as resume= */
 #define CONFIG_PATH_MAX		256		/* image_file, with the NUL */
+#define CONFIG_INITRAMFS_NONE	"none"		/* initramfs: do not check it */
 
 /* what a bad poweroff value is not, for the messages of the file and --poweroff */
 #define CONFIG_POWEROFF_WHY "not 'shutdown', 'reboot', 'platform' or 'hybrid'"
@@ -52,7 +53,8 @@ struct config {
 	int has_image_file;
 	int discard_after_resume;		/* 1: discard the image file's pages after */
 	int has_discard_after_resume;
-	char initramfs[CONFIG_PATH_MAX];	/* absolute path of the next boot's initramfs */
+	char initramfs[CONFIG_PATH_MAX];	/* absolute path of the next boot's initramfs,
+						 * or CONFIG_INITRAMFS_NONE */
 	int has_initramfs;
 };
 

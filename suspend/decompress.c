@@ -5,9 +5,11 @@
  *
  * A tool, not a library: the host that built its initramfs with zstd or xz has
  * that tool (its generator ran it), and torpor-suspend links no more than lz4.
- * The child gets the file as its stdin, a pipe as stdout, /dev/null as stderr
- * and the signals a new program expects; it is killed at the deadline, so that
- * a stuck or endless decompressor cannot hold up the hibernation for ever.
+ * The child gets a socket as its stdin (we send it the range of the file, with
+ * MSG_NOSIGNAL: a tool that quits early costs no SIGPIPE), a pipe as stdout,
+ * /dev/null as stderr, a fixed environment and the signals a new program
+ * expects; it is killed at the deadline, so that a stuck or endless
+ * decompressor cannot hold up the hibernation for ever.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,13 +18,18 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "decompress.h"
 
-extern char **environ;
+#define SEND_CHUNK	(64 * 1024)
+
+/* the tool's whole environment: the caller's (XZ_DEFAULTS, ZSTD_NBTHREADS, GZIP,
+ * a locale) could make it fail or read the stream differently */
+static char *const tool_env[] = { "PATH=" DECOMPRESS_PATH, "LC_ALL=C", NULL };
 
 static const struct {
 	uint8_t magic[6];
@@ -105,42 +112,82 @@ static int spawn(struct decompress *d, int in_fd, int out_fd)
 	if (!r)
 		r = -posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	if (!r)
-		r = -posix_spawn(&d->pid, d->bin, &fa, &at, (char *const *)d->tool->argv, environ);
+		r = -posix_spawn(&d->pid, d->bin, &fa, &at, (char *const *)d->tool->argv,
+				  tool_env);
 	posix_spawnattr_destroy(&at);
 out_fa:
 	posix_spawn_file_actions_destroy(&fa);
 	return r;
 }
 
-int decompress_start(struct decompress *d, const struct decompress_tool *t, int in_fd,
-		     const char *dirs, int timeout_ms)
+int decompress_start(struct decompress *d, const struct decompress_tool *t, int fd, uint64_t off,
+		     uint64_t end, const char *dirs, int timeout_ms)
 {
-	int p[2], r;
+	int p[2], s[2], r;
 
 	memset(d, 0, sizeof(*d));
 	d->out = -1;
+	d->in = -1;
 	d->pid = -1;
 	d->tool = t;
+	d->src = fd;
+	d->in_off = off;
+	d->in_end = end;
 	r = find_tool(dirs, t->argv[0], d->bin, sizeof(d->bin));
 	if (r < 0)
 		return r;
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s) < 0) {
+		r = -errno;
+		close(p[0]);
+		close(p[1]);
+		return r;
+	}
 	d->deadline_ms = now_ms() + timeout_ms;
-	r = spawn(d, in_fd, p[1]);
+	r = spawn(d, s[1], p[1]);
 	close(p[1]);
+	close(s[1]);
 	if (r < 0) {
 		close(p[0]);
+		close(s[0]);
 		d->pid = -1;
 		return r;
 	}
 	d->out = p[0];
+	d->in = s[0];
+	return 0;
+}
+
+/* Send the tool what its socket takes now; 0, or -errno from the file */
+static int send_some(struct decompress *d)
+{
+	uint8_t buf[SEND_CHUNK];
+	uint64_t want = d->in_end - d->in_off;
+	ssize_t n, sent;
+
+	n = pread(d->src, buf, want < sizeof(buf) ? (size_t)want : sizeof(buf), (off_t)d->in_off);
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (n == 0)
+		d->in_end = d->in_off;	/* the file is shorter: its end is the input's */
+	sent = n ? send(d->in, buf, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) : 0;
+	if (sent > 0)
+		d->in_off += (uint64_t)sent;
+	/* the tool is gone (it stopped reading): its status tells */
+	if (sent < 0 && errno != EAGAIN && errno != EINTR)
+		d->in_end = d->in_off;
+	if (d->in_off == d->in_end) {
+		close(d->in);
+		d->in = -1;
+	}
 	return 0;
 }
 
 ssize_t decompress_read(struct decompress *d, void *buf, size_t n)
 {
-	struct pollfd pfd = { .fd = d->out, .events = POLLIN };
+	struct pollfd pfd[2] = { { .fd = d->out, .events = POLLIN },
+				 { .fd = -1, .events = POLLOUT } };
 	long long left;
 	ssize_t got;
 	int r;
@@ -149,10 +196,22 @@ ssize_t decompress_read(struct decompress *d, void *buf, size_t n)
 		left = d->deadline_ms - now_ms();
 		if (left <= 0)
 			return -ETIMEDOUT;
-		r = poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
+		if (d->in >= 0 && d->in_off == d->in_end) {
+			close(d->in);
+			d->in = -1;
+		}
+		pfd[1].fd = d->in;
+		r = poll(pfd, 2, left > 1000 ? 1000 : (int)left);
 		if (r < 0 && errno != EINTR)
 			return -errno;
 		if (r <= 0)
+			continue;
+		if (pfd[1].revents) {
+			r = send_some(d);
+			if (r < 0)
+				return r;
+		}
+		if (!pfd[0].revents)
 			continue;
 		got = read(d->out, buf, n);
 		if (got == 0)
@@ -173,6 +232,9 @@ int decompress_finish(struct decompress *d)
 	if (d->out >= 0)
 		close(d->out);
 	d->out = -1;
+	if (d->in >= 0)
+		close(d->in);
+	d->in = -1;
 	if (d->pid <= 0)
 		return 0;
 	/* a tool whose output ended exits at once; one still going is killed */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * decompress.h - decompress a stream with the host's own tool (zstd, gzip, xz,
- * unlzma, bzip2, lzop, lz4), run as a child whose output is read through a pipe
- * within a deadline
+ * unlzma, bzip2, lzop, lz4), run as a child fed a byte range of a file through
+ * a socket, whose output is read through a pipe within a deadline
  *
  * The tool is chosen by the magic numbers the kernel knows for an initramfs
  * (lib/decompress.c): an initramfs the kernel can unpack, the host that built it
@@ -27,6 +27,9 @@ struct decompress {
 	pid_t pid;
 	int out;			/* the read end of the child's stdout */
 	int eof;			/* its end was read */
+	int in;				/* our end of the child's stdin, -1 once all is sent */
+	int src;			/* the file the range is read from */
+	uint64_t in_off, in_end;	/* what is still to send */
 	long long deadline_ms;		/* CLOCK_MONOTONIC */
 	const struct decompress_tool *tool;
 	char bin[256];			/* the program run */
@@ -36,15 +39,17 @@ struct decompress {
 const struct decompress_tool *decompress_detect(const uint8_t *p, size_t n);
 
 /**
- * decompress_start() - run @t with @in_fd (read from its offset on) as stdin
+ * decompress_start() - run @t on the bytes @off to @end of @fd
  * @dirs: where to look for the program (DECOMPRESS_PATH)
  * @timeout_ms: the whole run's bound, counted from now
  *
+ * The bytes are sent to the tool's stdin while its output is read: it sees
+ * the end of its input at @end, not at the end of the file.
  * Return: 0; -ENOENT when the program is in none of @dirs; -errno from
- * pipe2() or posix_spawn().
+ * pipe2(), socketpair() or posix_spawn().
  */
-int decompress_start(struct decompress *d, const struct decompress_tool *t, int in_fd,
-		     const char *dirs, int timeout_ms);
+int decompress_start(struct decompress *d, const struct decompress_tool *t, int fd, uint64_t off,
+		     uint64_t end, const char *dirs, int timeout_ms);
 
 /* Up to @n bytes of output: the count, 0 at its end, -ETIMEDOUT past the deadline, -errno. */
 ssize_t decompress_read(struct decompress *d, void *buf, size_t n);

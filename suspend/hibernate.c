@@ -266,9 +266,18 @@ int hibernate_check_answers(dev_t dev, const char *what)
 }
 
 /* How to rebuild @path with torpor in it, for the generator(s) of @hosts */
-static void hint_rebuild(unsigned hosts, const char *release)
+static void hint_rebuild(const struct initramfs_report *rep, const char *release)
 {
-	if (hosts == INITRAMFS_HOST_ITOOLS) {
+	unsigned hosts = rep->hook_host ? rep->hook_host : rep->hosts;
+
+	if (rep->verdict == INITRAMFS_NO_SHELL_INIT && hosts == INITRAMFS_HOST_MKINITCPIO) {
+		msg_hint("use the busybox hooks in HOOKS of /etc/mkinitcpio.conf ('base udev' "
+			 "instead of 'systemd', 'encrypt' instead of 'sd-encrypt'; torpor has no "
+			 "systemd-hook support for mkinitcpio yet) and rebuild with 'mkinitcpio -P'");
+	} else if (rep->verdict == INITRAMFS_NO_SHELL_INIT) {
+		msg_hint("rebuild it with 'dracut -f --kver %s' without omitting the "
+			 "dracut-systemd module", release);
+	} else if (hosts == INITRAMFS_HOST_ITOOLS) {
 		msg_hint("rebuild it with 'update-initramfs -u -k %s' (torpor's hook is in "
 			 "initramfs-tools' hooks/torpor)", release);
 	} else if (hosts == INITRAMFS_HOST_DRACUT) {
@@ -326,6 +335,14 @@ static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf
 			 "it never runs" : "torpor is not in its HOOKS (the image's /config), so "
 			 "hooks/torpor never runs");
 		break;
+	case INITRAMFS_NO_SHELL_INIT:
+		snprintf(buf, len, rep->hook_host == INITRAMFS_HOST_MKINITCPIO ?
+			 "torpor is in its HOOKS, but its /init is %s: mkinitcpio's systemd hook "
+			 "replaced the shell init, and hooks/torpor never runs" :
+			 "its /init is %s, and it has no dracut-pre-mount.service (dracut's "
+			 "dracut-systemd module) to run dracut's pre-mount hooks: "
+			 "torpor-pre-mount.sh never runs", rep->init);
+		break;
 	}
 	return buf;
 }
@@ -339,7 +356,7 @@ static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf
 int hibernate_check_initramfs(const struct hib_opts *o)
 {
 	struct initramfs_report rep;
-	char path[CONFIG_PATH_MAX + 64], tried[600], why[400], *cmdline = NULL;
+	char path[PATH_MAX], tried[2048], why[400], what[PATH_MAX + 64], *cmdline = NULL;
 	struct utsname u;
 	size_t cmdline_len = 0;
 	double t0 = now();
@@ -348,6 +365,13 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 
 	if (o->no_initramfs || o->initramfs_checked)
 		return 0;
+	if (!strcmp(o->initramfs, CONFIG_INITRAMFS_NONE)) {
+		msg_warn("not checking the initramfs the next boot runs ('initramfs = none' in "
+			 "torpor.conf): without a torpor-resume for image format %d and the hook "
+			 "that runs it, that boot loses the hibernated session",
+			 TORPOR_FORMAT_VERSION);
+		return 0;
+	}
 	if (uname(&u) < 0)
 		return -errno;
 	if (o->initramfs[0]) {
@@ -365,8 +389,9 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 		if (r < 0) {
 			msg_error("cannot find the initramfs that boots kernel %s (tried %s): the next "
 				  "boot might not resume", u.release, tried);
-			msg_hint("name it with 'initramfs = PATH' in torpor.conf or --initramfs=PATH "
-				 "(is /boot mounted?)");
+			msg_hint("name it, or the unified kernel image that holds it, with "
+				 "'initramfs = PATH' in torpor.conf or --initramfs=PATH (is /boot "
+				 "or /efi mounted?)");
 			return r;
 		}
 	}
@@ -385,14 +410,19 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 	msg_debug("read initramfs '%s' (%llu MiB, %s, %llu MiB unpacked, %llu entries) in %.0f ms",
 		  path, MIB(rep.file_bytes), rep.compression ? rep.compression : "uncompressed",
 		  MIB(rep.unpacked_bytes), (unsigned long long)rep.entries, (now() - t0) * 1000);
+	snprintf(what, sizeof(what), rep.uki ? "the initramfs in unified kernel image '%s'" :
+		 "initramfs '%s'", path);
 	if (initramfs_lacks(&rep, why, sizeof(why))) {
-		msg_error("initramfs '%s' cannot resume this hibernation: %s; the next boot would "
-			  "lose the hibernated session", path, why);
-		hint_rebuild(rep.hook_host ? rep.hook_host : rep.hosts, u.release);
+		msg_error("%s cannot resume this hibernation: %s; the next boot would lose the "
+			  "hibernated session", what, why);
+		hint_rebuild(&rep, u.release);
+		if (rep.uki)
+			msg_hint("then rebuild the unified kernel image with it (kernel-install, "
+				 "ukify, or the generator's UKI option)");
 		return -ENOEXEC;
 	}
 	if (o->check_only)
-		msg_info("initramfs '%s' has torpor-resume for image format %d and the %s hook", path,
+		msg_info("%s has torpor-resume for image format %d and the %s hook", what,
 			 TORPOR_FORMAT_VERSION, initramfs_host_name(rep.hook_host));
 	return 0;
 }

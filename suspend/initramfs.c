@@ -15,15 +15,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "bootentry.h"
 #include "cpio.h"
+#include "crc32.h"
 #include "decompress.h"
 #include "image.h"
 #include "initramfs.h"
+#include "pefile.h"
+#include "streamend.h"
 
 #define FILES_MAX	64		/* recorded candidates */
 #define TEXT_MAX	(64 * 1024)	/* text kept of a hook or list */
+#define HEAD_MAX	64		/* kept of /init: is it a script? */
 #define LINKS_BYTES_MAX	(4u << 20)	/* symlink names and targets kept */
 #define HARDLINKS_MAX	4096		/* hard-linked files with a marker */
 #define MARKER_TAIL	32		/* the formats after the prefix, at most */
@@ -37,6 +43,8 @@ enum role {
 	R_DRACUT_HOOK,
 	R_CPIO_HOOK,			/* mkinitcpio's hooks/torpor */
 	R_CPIO_CONFIG,			/* mkinitcpio's /config */
+	R_INIT,				/* /init: a shell script, or systemd */
+	R_DRACUT_UNIT,			/* dracut-pre-mount.service: runs the hooks under systemd */
 };
 
 struct file {
@@ -154,6 +162,10 @@ static int role_of(struct walk *w, const char *path)
 		return R_CPIO_HOOK;
 	if (!strcmp(path, "config"))
 		return R_CPIO_CONFIG;
+	if (!strcmp(path, "init"))
+		return R_INIT;
+	if (!strcmp(b, "dracut-pre-mount.service") && strstr(path, "systemd/system/"))
+		return R_DRACUT_UNIT;
 	return -1;
 }
 
@@ -321,10 +333,11 @@ static void scan(struct walk *w, const uint8_t *p, size_t n)
 	}
 }
 
-/* Keep the start of a text file */
+/* Keep the start of a text file (of /init, only its first bytes) */
 static int keep_text(struct file *f, const uint8_t *p, size_t n)
 {
-	size_t room = f->text_len < TEXT_MAX ? TEXT_MAX - f->text_len : 0;
+	size_t max = f->role == R_INIT ? HEAD_MAX : TEXT_MAX;
+	size_t room = f->text_len < max ? max - f->text_len : 0;
 	char *t;
 
 	if (n > room)
@@ -522,21 +535,63 @@ static int order_runs_torpor(const struct file *f)
 	return 0;
 }
 
-/* Which host's hook runs @bin; sets OK or HOOK_NOT_RUN or NO_HOOK */
+/*
+ * Is /init a script (the generators' shell init, which runs their shell hooks)?
+ * 1, or 0 with what it is instead in @desc: systemd's binary (mkinitcpio's
+ * systemd hook copies it there; dracut's systemd module links it), another
+ * program, nothing.
+ */
+static int init_is_script(const struct walk *w, char *desc, size_t len)
+{
+	const struct file *f = last_at(w, R_INIT, "init");
+	char path[CPIO_NAME_MAX] = "init";
+
+	if (f && S_ISREG(f->mode) && f->text_len >= 2 && !memcmp(f->text, "#!", 2))
+		return 1;
+	if (!f)
+		snprintf(desc, len, "missing");
+	else if (S_ISLNK(f->mode) && resolve(w, path, sizeof(path)) == 0)
+		snprintf(desc, len, "%s/%.60s", ends_with(path, "/systemd") ?
+			 "systemd, a link to " : "a link to ", path);
+	else if (S_ISREG(f->mode) && f->text_len >= 4 && !memcmp(f->text, "\x7f" "ELF", 4))
+		snprintf(desc, len, "a program, not a shell script");
+	else
+		snprintf(desc, len, "not a shell script");
+	return 0;
+}
+
+/* dracut's hooks run from its shell /init, or with systemd from dracut-pre-mount.service */
+static int dracut_runs_hooks(const struct walk *w, int shell_init)
+{
+	size_t i;
+
+	if (shell_init)
+		return 1;
+	for (i = 0; i < w->nr_files; i++)
+		if (w->files[i].role == R_DRACUT_UNIT && S_ISREG(w->files[i].mode))
+			return 1;
+	return 0;
+}
+
+/* Which host's hook runs @bin; sets OK, HOOK_NOT_RUN, NO_SHELL_INIT or NO_HOOK */
 static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_report *rep)
 {
 	const struct file *it = last_at(w, R_ITOOLS_HOOK, "scripts/local-top/torpor");
 	const struct file *order = last_at(w, R_ITOOLS_ORDER, "scripts/local-top/ORDER");
 	const struct file *cpio = last_at(w, R_CPIO_HOOK, "hooks/torpor");
 	const struct file *config = last_at(w, R_CPIO_CONFIG, "config");
+	int shell_init = init_is_script(w, rep->init, sizeof(rep->init));
 	size_t i;
 
 	rep->verdict = INITRAMFS_NO_HOOK;
 	for (i = 0; i < w->nr_files; i++) {
 		if (w->files[i].role == R_DRACUT_HOOK && text_has(&w->files[i], bin)) {
-			rep->verdict = INITRAMFS_OK;
 			rep->hook_host = INITRAMFS_HOST_DRACUT;
-			return;
+			rep->verdict = dracut_runs_hooks(w, shell_init) ? INITRAMFS_OK :
+				INITRAMFS_NO_SHELL_INIT;
+			if (rep->verdict == INITRAMFS_OK)
+				return;
+			break;
 		}
 	}
 	if (text_has(it, bin) && (it->mode & 0111)) {
@@ -548,7 +603,9 @@ static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_
 	}
 	if (text_has(cpio, bin)) {
 		rep->hook_host = INITRAMFS_HOST_MKINITCPIO;
-		rep->verdict = config_runs_torpor(config) ? INITRAMFS_OK : INITRAMFS_HOOK_NOT_RUN;
+		/* the systemd hook puts systemd at /init: no busybox hook runs */
+		rep->verdict = !config_runs_torpor(config) ? INITRAMFS_HOOK_NOT_RUN :
+			shell_init ? INITRAMFS_OK : INITRAMFS_NO_SHELL_INIT;
 	}
 }
 
@@ -611,42 +668,85 @@ static int feed_unpacked(struct cpio_reader *r, const uint8_t *p, size_t n, cons
 	return -EBADMSG;
 }
 
-/* The compressed rest of the file, from @off on; 0 or -errno (detail filled) */
-static int read_compressed(struct walk *w, int fd, uint64_t off, const char *dirs, int timeout_ms,
-			   uint8_t *buf, struct initramfs_report *rep)
+/* Where the initramfs is read from, and how */
+struct source {
+	int fd;
+	uint64_t start, end;		/* the whole file, or a UKI's .initrd section */
+	const char *dirs;		/* the decompressors' */
+	int timeout_ms;			/* for all its streams together */
+	long long deadline_ms;		/* CLOCK_MONOTONIC */
+	uint8_t *buf;			/* CHUNK bytes */
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Where the compressed stream at @off ends: from its framing (zstd, xz) before
+ * it is decompressed, from its trailer (gzip: the CRC32 and size of @out_bytes
+ * of output) after; else at the end (bzip2, lzma, lzo, lz4: what follows
+ * their stream is not read).
+ */
+static uint64_t stream_end(const struct source *src, uint64_t off, const char *format, int after,
+			   uint32_t crc, uint64_t out_bytes)
+{
+	uint64_t len;
+
+	if (!after && streamend_framed(src->fd, off, src->end, format, &len) == 0)
+		return off + len;
+	if (after && !strcmp(format, "gzip") &&
+	    streamend_gzip(src->fd, off, src->end, crc, (uint32_t)out_bytes, &len) == 0)
+		return off + len;
+	return src->end;
+}
+
+/* The compressed stream at *@off, which moves to its end; 0 or -errno (detail filled) */
+static int read_compressed(struct walk *w, const struct source *src, uint64_t *off,
+			   struct initramfs_report *rep)
 {
 	const struct decompress_tool *t;
+	uint64_t end, out_bytes = 0;
 	struct cpio_reader r;
 	struct decompress d;
+	uint32_t crc = 0;
+	long long left;
 	ssize_t n;
 	int rc;
 
-	n = pread(fd, buf, 8, (off_t)off);
-	t = decompress_detect(buf, n > 0 ? (size_t)n : 0);
+	n = pread(src->fd, src->buf, 8, (off_t)*off);
+	t = decompress_detect(src->buf, n > 0 ? (size_t)n : 0);
 	if (!t) {
 		snprintf(rep->detail, sizeof(rep->detail), "at byte %llu: neither a cpio archive "
-			 "nor data compressed as the kernel unpacks", (unsigned long long)off);
+			 "nor data compressed as the kernel unpacks", (unsigned long long)*off);
 		return -EPROTONOSUPPORT;
 	}
 	rep->compression = t->format;
-	if (lseek(fd, (off_t)off, SEEK_SET) < 0)
-		return -errno;
-	rc = decompress_start(&d, t, fd, dirs, timeout_ms);
+	end = stream_end(src, *off, t->format, 0, 0, 0);
+	left = src->deadline_ms - now_ms();
+	rc = decompress_start(&d, t, src->fd, *off, end, src->dirs, left > 1 ? (int)left : 1);
 	if (rc < 0) {
 		snprintf(rep->detail, sizeof(rep->detail), "it is compressed with %s from byte %llu "
-			 "on, and '%s' %s", t->format, (unsigned long long)off, t->argv[0],
+			 "on, and '%s' %s", t->format, (unsigned long long)*off, t->argv[0],
 			 rc == -ENOENT ? "is not installed" : "could not be run");
 		return rc == -ENOENT ? -ENOPKG : rc;
 	}
 	cpio_init(&r, on_entry, on_data, w);
-	while ((n = decompress_read(&d, buf, CHUNK)) > 0) {
+	while ((n = decompress_read(&d, src->buf, CHUNK)) > 0) {
 		if (rep->unpacked_bytes + r.off + (uint64_t)n > INITRAMFS_UNPACKED_MAX) {
 			snprintf(rep->detail, sizeof(rep->detail), "more than %llu GiB of %s-"
 				 "compressed data", INITRAMFS_UNPACKED_MAX >> 30, t->format);
 			n = -EFBIG;
 			break;
 		}
-		rc = feed_unpacked(&r, buf, (size_t)n, t->format, rep);
+		if (end == src->end && !strcmp(t->format, "gzip"))
+			crc = crc32_update(crc, src->buf, (size_t)n);
+		out_bytes += (uint64_t)n;
+		rc = feed_unpacked(&r, src->buf, (size_t)n, t->format, rep);
 		if (rc < 0) {
 			n = rc;
 			break;
@@ -657,7 +757,7 @@ static int read_compressed(struct walk *w, int fd, uint64_t off, const char *dir
 	rep->entries += r.entries;
 	if (n == -ETIMEDOUT)
 		snprintf(rep->detail, sizeof(rep->detail), "%s did not finish decompressing it "
-			 "within %d s", t->argv[0], timeout_ms / 1000);
+			 "within %d s", t->argv[0], src->timeout_ms / 1000);
 	if (n < 0)
 		return (int)n;
 	/* a tool that fails at trailing bytes (gzip at zero padding) has said all before */
@@ -667,64 +767,118 @@ static int read_compressed(struct walk *w, int fd, uint64_t off, const char *dir
 			 "before any entry", t->argv[0], rep->tool_status);
 		return -EBADMSG;
 	}
+	*off = end == src->end ? stream_end(src, *off, t->format, 1, crc, out_bytes) : end;
 	return 0;
 }
 
-/* The whole file: uncompressed archives, then the compressed rest; 0 or -errno */
-static int read_all(struct walk *w, int fd, const char *dirs, int timeout_ms, uint8_t *buf,
-		    struct initramfs_report *rep)
+/* Uncompressed archives from *@off on, up to the end or to data that starts
+ * none (*@off then points at it); 0 or -errno (detail filled) */
+static int read_plain(struct walk *w, const struct source *src, uint64_t *off,
+		      struct initramfs_report *rep)
 {
 	struct cpio_reader r;
-	uint64_t off = 0;
+	uint64_t want, first;
 	ssize_t n, used;
 
 	cpio_init(&r, on_entry, on_data, w);
-	for (;;) {
-		n = read(fd, buf, CHUNK);
+	/* a header starts at a multiple of 4 from the start of the initramfs */
+	r.off = first = *off - src->start;
+	while (*off < src->end) {
+		want = src->end - *off < CHUNK ? src->end - *off : CHUNK;
+		n = pread(src->fd, src->buf, (size_t)want, (off_t)*off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
-		if (n == 0)
-			break;
-		used = cpio_feed(&r, buf, (size_t)n);
+		if (n == 0) {
+			snprintf(rep->detail, sizeof(rep->detail), "the file is cut short");
+			return -EBADMSG;
+		}
+		used = cpio_feed(&r, src->buf, (size_t)n);
 		if (used == -ENOMEM)
 			return -ENOMEM;
 		if (used < 0) {
 			snprintf(rep->detail, sizeof(rep->detail), "a malformed cpio entry at byte "
-				 "%llu", (unsigned long long)r.off);
+				 "%llu", (unsigned long long)(src->start + r.off));
 			return -EBADMSG;
 		}
-		if (used < n) {
-			rep->unpacked_bytes = r.off;
-			rep->entries = r.entries;
-			return read_compressed(w, fd, off + (uint64_t)used, dirs, timeout_ms, buf,
-					       rep);
-		}
-		off += (uint64_t)n;
+		*off += (uint64_t)used;
+		if (used < n)
+			break;
 	}
-	rep->unpacked_bytes = r.off;
-	rep->entries = r.entries;
-	if (cpio_finish(&r) < 0 || !r.entries) {
-		snprintf(rep->detail, sizeof(rep->detail), "the file ends %s", r.entries ?
-			 "inside a cpio entry" : "before any cpio entry");
+	rep->unpacked_bytes += r.off - first;
+	rep->entries += r.entries;
+	if (*off == src->end && cpio_finish(&r) < 0) {
+		snprintf(rep->detail, sizeof(rep->detail), "the file ends inside a cpio entry");
 		return -EBADMSG;
 	}
+	return 0;
+}
+
+/* The whole initramfs: uncompressed archives and compressed streams, one
+ * after the other, as the kernel unpacks them; 0 or -errno */
+static int read_all(struct walk *w, const struct source *src, struct initramfs_report *rep)
+{
+	uint64_t off = src->start;
+	int r;
+
+	while (off < src->end) {
+		r = read_plain(w, src, &off, rep);
+		if (r == 0 && off < src->end)
+			r = read_compressed(w, src, &off, rep);
+		if (r < 0)
+			return r;
+	}
+	if (!rep->entries) {
+		snprintf(rep->detail, sizeof(rep->detail), "the file ends before any cpio entry");
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* A unified kernel image carries the initramfs in its .initrd section; 0 or -errno */
+static int find_initrd(struct source *src, uint64_t size, struct initramfs_report *rep)
+{
+	struct pe_section sec;
+	ssize_t n;
+	int r;
+
+	src->start = 0;
+	src->end = size;
+	do
+		n = pread(src->fd, src->buf, size < PE_HEADERS_MAX ? size : PE_HEADERS_MAX, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	r = pe_find_section(src->buf, (size_t)n, size, ".initrd", &sec);
+	if (r == -ENOEXEC)
+		return 0;
+	if (r < 0) {
+		snprintf(rep->detail, sizeof(rep->detail), "a PE file (a unified kernel image?) %s",
+			 r == -ENOENT ? "without an .initrd section" :
+			 "whose section table is malformed");
+		return -EPROTONOSUPPORT;
+	}
+	src->start = sec.offset;
+	src->end = sec.offset + sec.size;
+	rep->uki = 1;
 	return 0;
 }
 
 int initramfs_inspect(const char *path, const char *resume_path, const char *tool_dirs,
 		      int timeout_ms, struct initramfs_report *ret)
 {
+	struct source src = { .dirs = tool_dirs, .timeout_ms = timeout_ms,
+			      .deadline_ms = now_ms() + timeout_ms };
 	struct walk *w;
 	struct stat st;
-	uint8_t *buf;
 	int fd, r;
 
 	memset(ret, 0, sizeof(*ret));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	src.fd = fd;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		snprintf(ret->detail, sizeof(ret->detail), "not a regular file");
@@ -738,15 +892,17 @@ int initramfs_inspect(const char *path, const char *resume_path, const char *too
 		goto out_close;
 	}
 	w = calloc(1, sizeof(*w));
-	buf = malloc(CHUNK);
-	r = w && buf ? read_all(w, fd, tool_dirs, timeout_ms, buf, ret) : -ENOMEM;
+	src.buf = malloc(CHUNK);
+	r = w && src.buf ? find_initrd(&src, ret->file_bytes, ret) : -ENOMEM;
+	if (r == 0)
+		r = read_all(w, &src, ret);
 	if (r == 0)
 		r = judge(w, resume_path, ret);
 	ret->hosts = w ? w->hosts : 0;
 	if (w)
 		walk_free(w);
 	free(w);
-	free(buf);
+	free(src.buf);
 out_close:
 	close(fd);
 	return r;
@@ -801,8 +957,8 @@ static int try_names(const char *root, const char *name, char *buf, size_t len, 
 	static const char *const patterns[] = { "/boot/initrd.img-%s", "/boot/initramfs-%s.img",
 						"/boot/initrd-%s" };
 	char rel[300];
-	size_t i, at;
 	struct stat st;
+	size_t i;
 
 	for (i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
 		snprintf(rel, sizeof(rel), patterns[i], name);
@@ -810,9 +966,7 @@ static int try_names(const char *root, const char *name, char *buf, size_t len, 
 			continue;
 		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
 			return 0;
-		at = strlen(tried);
-		if (at < tried_len)
-			snprintf(tried + at, tried_len - at, "%s%s", at ? ", " : "", buf);
+		bootentry_tried(tried, tried_len, buf);
 	}
 	return -ENOENT;
 }
@@ -820,13 +974,22 @@ static int try_names(const char *root, const char *name, char *buf, size_t len, 
 int initramfs_find(const char *root, const char *release, const char *cmdline, char *buf,
 		   size_t len, char *tried, size_t tried_len)
 {
+	int loader = cmdline && strstr(cmdline, "BOOT_IMAGE=");
 	char name[256];
 
 	if (tried_len)
 		tried[0] = '\0';
-	/* the file the boot loader loaded names the kernel package (Arch: linux, linux-lts) */
-	if (boot_image_name(cmdline, name, sizeof(name)) == 0 && strcmp(name, release) &&
+	/* a boot loader that loads a kernel file (GRUB, syslinux) names it: its
+	 * initramfs is beside it, by the generators' names (Arch: linux, linux-lts) */
+	if (loader && boot_image_name(cmdline, name, sizeof(name)) == 0 && strcmp(name, release) &&
 	    try_names(root, name, buf, len, tried, tried_len) == 0)
 		return 0;
-	return try_names(root, release, buf, len, tried, tried_len);
+	if (loader && try_names(root, release, buf, len, tried, tried_len) == 0)
+		return 0;
+	/* else systemd-boot or the EFI stub: a UKI, then kernel-install's layout */
+	if (bootentry_find_uki(root, release, buf, len, tried, tried_len) == 0 ||
+	    bootentry_find_entry(root, release, buf, len, tried, tried_len) == 0 ||
+	    bootentry_find_initrd(root, release, buf, len, tried, tried_len) == 0)
+		return 0;
+	return loader ? -ENOENT : try_names(root, release, buf, len, tried, tried_len);
 }

@@ -3,8 +3,11 @@
  * initramfs.h - will the next boot's initramfs resume a torpor image?
  *
  * The file is read as the kernel unpacks it: uncompressed cpio archives (early
- * microcode first), zeros between them, then the compressed rest, which the
- * host's own tool decompresses (decompress.h) within a deadline.  What counts:
+ * microcode first), zeros between them, and compressed streams, which the
+ * host's own tool decompresses (decompress.h) within a deadline.  After a zstd
+ * or xz stream, or a gzip one of a single member, what follows is read too
+ * (streamend.h); after bzip2, lzma, lzo or lz4 data nothing is (a limit: the
+ * tool is given the rest of the file).  What counts:
  *  - torpor-resume at its installed path (LIBEXECDIR/torpor-resume; a symlink
  *    in the image, such as lib -> usr/lib, is followed), a regular executable
  *    file whose marker (TORPOR_RESUME_MARKER, core/image.h) names this
@@ -12,8 +15,12 @@
  *  - and a hook that runs it: a script that names that path, at one of
  *      initramfs-tools  scripts/local-top/torpor (executable; listed in
  *                       scripts/local-top/ORDER when the image has that file)
- *      dracut           .../dracut/hooks/pre-mount/NN-torpor-pre-mount.sh
+ *      dracut           .../dracut/hooks/pre-mount/NN-torpor-pre-mount.sh, run by
+ *                       dracut's shell /init or, when systemd is /init, by
+ *                       dracut-pre-mount.service (the dracut-systemd module)
  *      mkinitcpio       hooks/torpor, with torpor in HOOKS= of the image's /config
+ *                       and mkinitcpio's shell /init (its systemd hook puts systemd
+ *                       at /init, which runs no busybox hook)
  * Later entries replace earlier ones of the same path, as when the kernel
  * unpacks.  Nothing here prints.
  */
@@ -42,6 +49,7 @@ enum initramfs_verdict {
 	INITRAMFS_OTHER_FORMAT,		/* its marker names other formats only */
 	INITRAMFS_NO_HOOK,		/* no hook names it */
 	INITRAMFS_HOOK_NOT_RUN,		/* the hook is there, but not in ORDER or HOOKS */
+	INITRAMFS_NO_SHELL_INIT,	/* the hook is listed, but /init (systemd) runs no such hook */
 };
 
 struct initramfs_report {
@@ -51,14 +59,17 @@ struct initramfs_report {
 	uint64_t formats;		/* bit N: the torpor-resume there reads format N */
 	const char *compression;	/* "zstd", ...; NULL when none */
 	uint64_t file_bytes;
+	int uki;			/* it was the .initrd section of a PE file (a UKI) */
 	uint64_t unpacked_bytes;	/* cpio bytes read, all archives */
 	uint64_t entries;
 	int tool_status;		/* the decompressor's (decompress_finish()) */
+	char init[96];			/* NO_SHELL_INIT: what /init is, in words */
 	char detail[200];		/* why the file could not be read, in words */
 };
 
 /**
- * initramfs_inspect() - read the initramfs @path and judge it
+ * initramfs_inspect() - read the initramfs @path and judge it; a PE file (a
+ * unified kernel image) is read from its .initrd section (pefile.h)
  * @resume_path: where torpor-resume is installed, absolute
  * @tool_dirs: where the decompressors are (DECOMPRESS_PATH)
  * @timeout_ms: the decompressor's bound (INITRAMFS_TIMEOUT_MS)
@@ -74,11 +85,19 @@ int initramfs_inspect(const char *path, const char *resume_path, const char *too
 		      int timeout_ms, struct initramfs_report *ret);
 
 /**
- * initramfs_find() - the initramfs the running kernel booted with, by the names
- * the generators give it: /boot/initrd.img-NAME (initramfs-tools),
- * /boot/initramfs-NAME.img (dracut, mkinitcpio), /boot/initrd-NAME (SUSE), with
- * NAME the boot loader's kernel file's suffix (BOOT_IMAGE=/vmlinuz-NAME: Arch's
- * vmlinuz-linux boots initramfs-linux.img), then @release
+ * initramfs_find() - the initramfs the running kernel booted with:
+ *  1. with BOOT_IMAGE= on @cmdline (GRUB, syslinux load a kernel file), by the
+ *     names the generators give it: /boot/initrd.img-NAME (initramfs-tools),
+ *     /boot/initramfs-NAME.img (dracut, mkinitcpio), /boot/initrd-NAME (SUSE),
+ *     NAME the kernel file's suffix (BOOT_IMAGE=/vmlinuz-NAME: Arch's
+ *     vmlinuz-linux boots initramfs-linux.img), then @release;
+ *  2. a unified kernel image of @release in EFI/Linux/ (bootentry.h), whose
+ *     .initrd section initramfs_inspect() reads;
+ *  3. a systemd-boot type 1 entry of @release (bootentry.h);
+ *  4. kernel-install's ENTRY-TOKEN/RELEASE/initrd (bootentry.h);
+ *  5. without BOOT_IMAGE=, the names of 1 for @release.
+ * A stale /boot/initramfs-RELEASE.img is so not taken for the image that
+ * systemd-boot or the EFI stub boots.
  * @root: prefixed to every path (tests); "" normally
  * @release: the running kernel's (uname -r)
  * @cmdline: the kernel command line, or NULL

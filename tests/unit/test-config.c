@@ -323,6 +323,10 @@ static void test_initramfs(void)
 	       "config: no initramfs line, none named");
 	expect_err("initramfs = boot/initrd.img\n", CONFIG_E_BAD_VALUE, 1, "absolute path",
 		   "a relative initramfs");
+	tap_ok(parse("initramfs = none\n") == 0 && c.has_initramfs &&
+	       !strcmp(c.initramfs, CONFIG_INITRAMFS_NONE), "config: initramfs = none is read");
+	expect_err("initramfs = None\n", CONFIG_E_BAD_VALUE, 1, "nor none",
+		   "initramfs = None: the word is lower case");
 	memset(&opts, 0, sizeof(opts));
 	opts.has_initramfs = 1;
 	strcpy(opts.initramfs, "/b");

@@ -7,6 +7,7 @@
  * where the initramfs is looked for
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bootentry.h"
 #include "cpio.h"
 #include "decompress.h"
+#include "hibernate.h"
 #include "image.h"
 #include "initramfs.h"
+#include "le.h"
+#include "pefile.h"
 #include "tap.h"
 
 static char dir[64];
@@ -368,7 +373,8 @@ static void test_hosts(void)
 	snprintf(t, sizeof(t), "%s/dracut", dir);
 	sh("rm -f %s/conf/initramfs.conf && mkdir -p %s/usr/lib/dracut/hooks/pre-mount && "
 	   "printf 'torpor_pre_mount() {\\n    local _bin=%s\\n}\\n' "
-	   ">%s/usr/lib/dracut/hooks/pre-mount/05-torpor-pre-mount.sh", t, t, bin, t);
+	   ">%s/usr/lib/dracut/hooks/pre-mount/05-torpor-pre-mount.sh && "
+	   "printf '#!/bin/sh\\n' >%s/init && chmod 755 %s/init", t, t, bin, t, t, t);
 	pack("dracut", "dracut.cpio", 0);
 	tap_ok(verdict("dracut.cpio", INITRAMFS_OK, &rep) && rep.hook_host == INITRAMFS_HOST_DRACUT &&
 	       rep.hosts == INITRAMFS_HOST_DRACUT, "initramfs: dracut's pre-mount hook: ok");
@@ -382,12 +388,28 @@ static void test_hosts(void)
 	pack("dracut", "dracut-pivot.cpio", 0);
 	tap_ok(verdict("dracut-pivot.cpio", INITRAMFS_NO_HOOK, &rep),
 	       "initramfs: the script in another hook directory does not count");
+	/* dracut's systemd module: /init links to systemd, a unit runs the hooks */
+	sh("mv %s/var/lib/dracut/hooks/pre-pivot %s/var/lib/dracut/hooks/pre-mount && "
+	   "mkdir -p %s/usr/lib/systemd/system && printf '\\177ELF' >%s/usr/lib/systemd/systemd && "
+	   "rm %s/init && ln -s usr/lib/systemd/systemd %s/init", t, t, t, t, t, t);
+	pack("dracut", "dracut-sd-nounit.cpio", 0);
+	tap_ok(verdict("dracut-sd-nounit.cpio", INITRAMFS_NO_SHELL_INIT, &rep) &&
+	       rep.hook_host == INITRAMFS_HOST_DRACUT && strstr(rep.init, "systemd"),
+	       "initramfs: dracut with systemd at /init and no dracut-pre-mount.service: "
+	       "not run (/init is %s)", rep.init);
+	sh("printf '[Service]\\nExecStart=-/bin/dracut-pre-mount\\n' "
+	   ">%s/usr/lib/systemd/system/dracut-pre-mount.service", t);
+	pack("dracut", "dracut-sd.cpio", 0);
+	tap_ok(verdict("dracut-sd.cpio", INITRAMFS_OK, &rep),
+	       "initramfs: dracut's systemd mode runs pre-mount hooks from dracut-pre-mount.service");
 
 	tree("cpio", TORPOR_RESUME_MARKER, 0);
 	snprintf(t, sizeof(t), "%s/cpio", dir);
 	sh("rm -f %s/conf/initramfs.conf && mkdir -p %s/hooks && touch %s/init_functions && "
 	   "printf 'run_hook() {\\n    local bin=%s\\n}\\n' >%s/hooks/torpor && "
-	   "printf 'EARLYHOOKS=\"\"\\nHOOKS=\"base udev torpor-x\"\\n' >%s/config", t, t, t, bin, t, t);
+	   "printf 'EARLYHOOKS=\"\"\\nHOOKS=\"base udev torpor-x\"\\n' >%s/config && "
+	   "printf '#!/usr/bin/ash\\n. /init_functions\\n' >%s/init && chmod 755 %s/init", t, t,
+	   t, bin, t, t, t, t);
 	pack("cpio", "cpio-nohooks.cpio", 0);
 	tap_ok(verdict("cpio-nohooks.cpio", INITRAMFS_HOOK_NOT_RUN, &rep) &&
 	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO && rep.hosts == INITRAMFS_HOST_MKINITCPIO,
@@ -395,6 +417,17 @@ static void test_hosts(void)
 	sh("printf 'EARLYHOOKS=\"\"\\nHOOKS=\"base udev torpor\"\\nLATEHOOKS=\"\"\\n' >%s/config", t);
 	pack("cpio", "cpio.cpio", 0);
 	tap_ok(verdict("cpio.cpio", INITRAMFS_OK, &rep), "initramfs: mkinitcpio with torpor in HOOKS: ok");
+	/* the systemd hook copies systemd to /init; hooks/torpor and HOOKS stay */
+	sh("{ printf '\\177ELF\\2\\1\\1' && head -c 3000 /dev/urandom; } >%s/init", t);
+	pack("cpio", "cpio-systemd.cpio", 0);
+	tap_ok(verdict("cpio-systemd.cpio", INITRAMFS_NO_SHELL_INIT, &rep) &&
+	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO && strstr(rep.init, "program"),
+	       "initramfs: mkinitcpio's systemd hook at /init: hooks/torpor not run (/init is %s)",
+	       rep.init);
+	sh("rm %s/init", t);
+	pack("cpio", "cpio-noinit.cpio", 0);
+	tap_ok(verdict("cpio-noinit.cpio", INITRAMFS_NO_SHELL_INIT, &rep) &&
+	       !strcmp(rep.init, "missing"), "initramfs: mkinitcpio without /init: not run");
 }
 
 static void test_links(void)
@@ -441,6 +474,36 @@ static void test_compressed(const char *label, const char *tool, const char *cmd
 	       "initramfs: early cpio, then %s", label);
 }
 
+/*
+ * What follows a compressed stream is read too, as the kernel does: a plain
+ * archive (after zeros to a multiple of 4) or another stream.  @cmd compresses.
+ */
+static void test_appended(const char *tool, const char *cmd)
+{
+	struct initramfs_report rep;
+	char t[128];
+
+	if (!have(tool)) {
+		skip("initramfs: an archive after a compressed stream", tool);
+		return;
+	}
+	snprintf(t, sizeof(t), "%s/hookonly", dir);
+	sh("rm -rf %s && mkdir -p %s", t, t);
+	itools_hook(t, 1);
+	pack("hookonly", "hookonly.cpio", 0);
+	/* the hook comes in the archive after the stream: it is there */
+	sh("%s <%s/nohook.cpio >%s/app1.img && truncate -s %%4 %s/app1.img && "
+	   "cat %s/hookonly.cpio >>%s/app1.img", cmd, dir, dir, dir, dir, dir);
+	tap_ok(verdict("app1.img", INITRAMFS_OK, &rep),
+	       "initramfs: a plain archive after a %s stream is read (the hook in it)", tool);
+	/* a torpor-resume of another format after it replaces the good one */
+	sh("%s <%s/good.cpio >%s/app2.img && truncate -s %%4 %s/app2.img && "
+	   "head -c 16 /dev/zero >>%s/app2.img && cat %s/old.cpio >>%s/app2.img", cmd, dir, dir, dir,
+	   dir, dir, dir);
+	tap_ok(verdict("app2.img", INITRAMFS_OTHER_FORMAT, &rep),
+	       "initramfs: a later archive after a %s stream replaces torpor-resume", tool);
+}
+
 static void test_failures(void)
 {
 	struct initramfs_report rep;
@@ -468,6 +531,23 @@ static void test_failures(void)
 	} else {
 		skip("initramfs: a cut zstd stream", "zstd");
 	}
+	if (have("xz")) {
+		/* four xz streams, each taking a second: the bound is for them all */
+		sh("mkdir -p %s/slow && printf '#!/bin/sh\\nsleep 1\\nexec xz \"$@\"\\n' "
+		   ">%s/slow/xz && chmod 755 %s/slow/xz && : >%s/four.img && for i in 1 2 3 4; do "
+		   "xz -c --check=crc32 <%s/good.cpio >>%s/four.img; done", dir, dir, dir, dir, dir,
+		   dir);
+		snprintf(path, sizeof(path), "%s/four.img", dir);
+		snprintf(t, sizeof(t), "%s/slow", dir);
+		r = initramfs_inspect(path, bin, t, 2500, &rep);
+		tap_ok(r == -ETIMEDOUT, "initramfs: one bound for all the streams of a file: %d %s",
+		       r, rep.detail);
+		r = initramfs_inspect(path, bin, t, 20000, &rep);
+		tap_ok(r == 0 && rep.verdict == INITRAMFS_OK,
+		       "initramfs: and four slow streams within it are read: %d %s", r, rep.detail);
+	} else {
+		skip("initramfs: one bound for all the streams of a file", "xz");
+	}
 	sh("cp %s/good.cpio %s/junk.img && printf 'JUNKJUNK' >>%s/junk.img", dir, dir, dir);
 	tap_ok(inspect("junk.img", &rep) == -EPROTONOSUPPORT,
 	       "initramfs: data after the archive that is not compressed: %s", rep.detail);
@@ -476,6 +556,351 @@ static void test_failures(void)
 	sh(": >%s/empty.img", dir);
 	tap_ok(inspect("empty.img", &rep) == -EBADMSG, "initramfs: an empty file: %s", rep.detail);
 	tap_ok(inspect("missing.img", &rep) == -ENOENT, "initramfs: a missing file: -ENOENT");
+}
+
+/* The decompressor runs with an environment of its own, not the caller's */
+static void test_environment(void)
+{
+	struct initramfs_report rep;
+	int ok;
+
+	if (!have("xz")) {
+		skip("initramfs: the caller's XZ_DEFAULTS does not reach xz", "xz");
+		return;
+	}
+	sh("xz -c --check=crc32 <%s/good.cpio >%s/env.img", dir, dir);
+	/* a limit xz cannot decompress within: it fails at once when it sees it */
+	setenv("XZ_DEFAULTS", "--memlimit-decompress=1KiB", 1);
+	ok = verdict("env.img", INITRAMFS_OK, &rep);
+	unsetenv("XZ_DEFAULTS");
+	tap_ok(ok, "initramfs: the caller's XZ_DEFAULTS does not reach xz");
+}
+
+/* ---- unified kernel images ---- */
+
+struct sect {
+	const char *name;
+	const void *data;
+	size_t len;
+};
+
+#define PE_TABLE	0x148	/* DOS header 0x40, "PE\0\0", COFF 20, PE32+ optional 0xf0 */
+#define PE_DATA		0x400
+#define ALIGN512(n)	(((n) + 511) & ~(size_t)511)
+
+/* A PE file in memory: @n sections, their data at 512-byte steps from PE_DATA */
+static uint8_t *make_pe(const struct sect *s, int n, size_t *ret_len)
+{
+	size_t total = PE_DATA, off = PE_DATA;
+	uint8_t *p, *e;
+	int i;
+
+	for (i = 0; i < n; i++)
+		total += ALIGN512(s[i].len);
+	p = calloc(1, total);
+	if (!p)
+		return NULL;
+	p[0] = 'M';
+	p[1] = 'Z';
+	put_le32(p + 0x3c, 0x40);
+	memcpy(p + 0x40, "PE\0\0", 4);
+	put_le16(p + 0x44, 0x8664);
+	put_le16(p + 0x46, (uint16_t)n);
+	put_le16(p + 0x54, 0xf0);
+	put_le16(p + 0x58, 0x20b);
+	for (i = 0; i < n; i++) {
+		e = p + PE_TABLE + 40 * i;
+		memcpy(e, s[i].name, strlen(s[i].name));
+		put_le32(e + 8, (uint32_t)s[i].len);
+		put_le32(e + 12, (uint32_t)(0x10000 * (i + 1)));
+		put_le32(e + 16, (uint32_t)ALIGN512(s[i].len));
+		put_le32(e + 20, (uint32_t)off);
+		memcpy(p + off, s[i].data, s[i].len);
+		off += ALIGN512(s[i].len);
+	}
+	*ret_len = total;
+	return p;
+}
+
+static int write_pe(const char *path, const struct sect *s, int n)
+{
+	size_t len;
+	uint8_t *p = make_pe(s, n, &len);
+	FILE *f = fopen(path, "wb");
+	int ok = p && f && fwrite(p, 1, len, f) == len;
+
+	if (f && fclose(f))
+		ok = 0;
+	free(p);
+	return ok;
+}
+
+static void test_pefile(void)
+{
+	static const char initrd[] = "0707010000", uname[] = "6.8.0-1-amd64";
+	const struct sect secs[] = { { ".uname", uname, sizeof(uname) - 1 },
+				     { ".initrd", initrd, sizeof(initrd) - 1 },
+				     { "12345678", "x", 1 } };
+	struct pe_section sec = { 0, 0 };
+	uint8_t *p;
+	size_t len;
+
+	p = make_pe(secs, 3, &len);
+	if (!tap_ok(p != NULL, "pefile: a PE file built"))
+		return;
+	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == 0 && sec.offset == PE_DATA + 512 &&
+	       sec.size == sizeof(initrd) - 1, "pefile: .initrd found, VirtualSize bytes");
+	tap_ok(pe_find_section(p, len, len, ".init", &sec) == -ENOENT,
+	       "pefile: a name's prefix is no match");
+	tap_ok(pe_find_section(p, len, len, "12345678", &sec) == 0 && sec.size == 1,
+	       "pefile: a name of all 8 bytes");
+	tap_ok(pe_find_section(p, PE_TABLE + 40 * 2, len, ".uname", &sec) == -EBADMSG,
+	       "pefile: a section table cut by the buffer is malformed");
+	/* VirtualSize 0: SizeOfRawData; larger than it: cut to it */
+	put_le32(p + PE_TABLE + 40 + 8, 0);
+	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == 0 && sec.size == 512,
+	       "pefile: VirtualSize 0 takes SizeOfRawData");
+	put_le32(p + PE_TABLE + 40 + 8, 0x7fffffff);
+	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == 0 && sec.size == 512,
+	       "pefile: VirtualSize past SizeOfRawData is cut to it");
+	/* data past the end of the file */
+	put_le32(p + PE_TABLE + 40 + 20, 0xfffffe00u);
+	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == -EBADMSG,
+	       "pefile: a section past the file's end is malformed");
+	put_le32(p + PE_TABLE + 40 + 20, (uint32_t)len - 100);
+	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == -EBADMSG,
+	       "pefile: a section across the file's end is malformed");
+	put_le16(p + 0x46, 97);
+	tap_ok(pe_find_section(p, len, len, ".uname", &sec) == -EBADMSG,
+	       "pefile: more sections than a loader takes is malformed");
+	put_le16(p + 0x46, 3);
+	put_le16(p + 0x54, 0xffff);
+	tap_ok(pe_find_section(p, len, len, ".uname", &sec) == -EBADMSG,
+	       "pefile: an optional header past the buffer is malformed");
+	put_le32(p + 0x3c, 0xffffffffu);
+	tap_ok(pe_find_section(p, len, len, ".uname", &sec) == -ENOEXEC,
+	       "pefile: a PE offset past the buffer: not a PE file");
+	put_le32(p + 0x3c, 0x40);
+	p[0x41] = 'X';
+	tap_ok(pe_find_section(p, len, len, ".uname", &sec) == -ENOEXEC,
+	       "pefile: no PE signature: not a PE file");
+	tap_ok(pe_find_section((const uint8_t *)"0707010000", 10, 10, ".initrd", &sec) == -ENOEXEC,
+	       "pefile: a cpio archive is no PE file");
+	free(p);
+}
+
+/* A UKI at @path of release @uname ("" for no .uname section): @initrd's file
+ * (in dir) as its .initrd, random bytes as its .linux after it */
+static int make_uki(const char *path, const char *uname, const char *initrd)
+{
+	static uint8_t linux_sec[8192];
+	struct sect s[3];
+	char file[128];
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int n = 0, ok;
+
+	memset(linux_sec, 0xa5, sizeof(linux_sec));
+	/* an x86 boot header naming the release, as bzImage has */
+	memcpy(linux_sec + 0x202, "HdrS", 4);
+	put_le16(linux_sec + 0x20e, 0x1000);
+	snprintf((char *)linux_sec + 0x1200, 100, "%s (builder@host) #1 SMP", uname[0] ? uname :
+		 "6.1.0-other");
+	if (uname[0])
+		s[n++] = (struct sect){ ".uname", uname, strlen(uname) };
+	if (initrd) {
+		snprintf(file, sizeof(file), "%s/%s", dir, initrd);
+		data = load(file, &len);
+		if (!data)
+			return 0;
+		s[n++] = (struct sect){ ".initrd", data, len };
+	}
+	s[n++] = (struct sect){ ".linux", linux_sec, sizeof(linux_sec) };
+	ok = write_pe(path, s, n);
+	free(data);
+	return ok;
+}
+
+static void test_uki(void)
+{
+	struct initramfs_report rep;
+	char path[128];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/uki-plain.efi", dir);
+	tap_ok(make_uki(path, "6.8.0-1-amd64", "good.cpio") &&
+	       verdict("uki-plain.efi", INITRAMFS_OK, &rep) && rep.uki && !rep.compression,
+	       "uki: a plain .initrd section is read, and nothing after it");
+	snprintf(path, sizeof(path), "%s/uki-nohook.efi", dir);
+	tap_ok(make_uki(path, "6.8.0-1-amd64", "nohook.cpio") &&
+	       verdict("uki-nohook.efi", INITRAMFS_NO_HOOK, &rep) && rep.uki,
+	       "uki: its .initrd is judged: no hook");
+	if (have("zstd")) {
+		sh("zstd -q -c <%s/good.cpio >%s/good.zst", dir, dir);
+		snprintf(path, sizeof(path), "%s/uki-zstd.efi", dir);
+		tap_ok(make_uki(path, "6.8.0-1-amd64", "good.zst") &&
+		       verdict("uki-zstd.efi", INITRAMFS_OK, &rep) && rep.uki &&
+		       rep.tool_status == 0, "uki: a zstd .initrd, the tool fed the section only");
+	} else {
+		skip("uki: a zstd .initrd", "zstd");
+	}
+	snprintf(path, sizeof(path), "%s/uki-none.efi", dir);
+	r = make_uki(path, "6.8.0-1-amd64", NULL) ? inspect("uki-none.efi", &rep) : 0;
+	tap_ok(r == -EPROTONOSUPPORT && strstr(rep.detail, ".initrd"),
+	       "uki: a PE file without .initrd: %s", rep.detail);
+}
+
+/* hibernate_check_initramfs() on @o: its result, what it printed into @out */
+static int check_said(const struct hib_opts *o, char *out, size_t len)
+{
+	char path[128];
+	int saved, fd, r;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/stderr", dir);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (saved < 0 || fd < 0)
+		return -EIO;
+	dup2(fd, 2);
+	close(fd);
+	r = hibernate_check_initramfs(o);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, out, len - 1) : -1;
+	out[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+/* What torpor-suspend says: the opt-out warns, a UKI is named as one */
+static void test_messages(void)
+{
+	struct hib_opts o;
+	char out[4096];
+	int r;
+
+	memset(&o, 0, sizeof(o));
+	snprintf(o.initramfs, sizeof(o.initramfs), "none");
+	r = check_said(&o, out, sizeof(out));
+	tap_ok(r == 0 && strstr(out, "torpor: warning: not checking the initramfs the next boot "
+				"runs ('initramfs = none' in torpor.conf)") &&
+	       strstr(out, "loses the hibernated session"),
+	       "message: initramfs = none skips the check with a warning");
+	snprintf(o.initramfs, sizeof(o.initramfs), "%s/uki-nohook.efi", dir);
+	r = check_said(&o, out, sizeof(out));
+	tap_ok(r == -ENOEXEC && strstr(out, "torpor: the initramfs in unified kernel image '") &&
+	       strstr(out, "torpor: hint: then rebuild the unified kernel image"),
+	       "message: a refused UKI is named as one, with how to rebuild it");
+}
+
+static void test_find_boot(void)
+{
+	char root[128], buf[256], tried[2048], want[256];
+	const char *rel = "6.8.0-1-amd64";
+
+	snprintf(root, sizeof(root), "%s/esp", dir);
+	/* a stale initramfs by the generators' name, which the boot loader does not load */
+	sh("mkdir -p %s/boot/efi/EFI/Linux %s/etc/kernel && touch %s/boot/initramfs-%s.img && "
+	   "echo 0123456789abcdef0123456789abcdef >%s/etc/machine-id", root, root, root, rel, root);
+	tap_ok(initramfs_find(root, rel, "root=/dev/vda1 ro", buf, sizeof(buf), tried,
+			      sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initramfs-6.8.0-1-amd64.img") &&
+	       strstr(tried, "/boot/efi/EFI/Linux/*.efi"),
+	       "find: no UKI nor kernel-install entry: the generators' name");
+	/* kernel-install's type 1 layout, by machine ID, then by entry token */
+	sh("mkdir -p %s/efi/0123456789abcdef0123456789abcdef/%s && "
+	   "touch %s/efi/0123456789abcdef0123456789abcdef/%s/initrd", root, rel, root, rel);
+	tap_ok(initramfs_find(root, rel, NULL, buf, sizeof(buf), tried, sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/efi/0123456789abcdef0123456789abcdef/6.8.0-1-amd64/"
+		       "initrd"), "find: kernel-install's MACHINE-ID/RELEASE/initrd before it");
+	sh("echo debian >%s/etc/kernel/entry-token && mkdir -p %s/boot/debian/%s && "
+	   "touch %s/boot/debian/%s/initrd", root, root, rel, root, rel);
+	tap_ok(initramfs_find(root, rel, NULL, buf, sizeof(buf), tried, sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/debian/6.8.0-1-amd64/initrd"),
+	       "find: the entry token of /etc/kernel/entry-token first");
+	/* UKIs: the one whose .uname is this release, before all of those */
+	snprintf(buf, sizeof(buf), "%s/boot/efi/EFI/Linux/a-other.efi", root);
+	make_uki(buf, "6.1.0-9-amd64", "good.cpio");
+	snprintf(buf, sizeof(buf), "%s/boot/efi/EFI/Linux/b-this.EFI", root);
+	make_uki(buf, rel, "good.cpio");
+	snprintf(want, sizeof(want), "%s", buf);
+	tap_ok(initramfs_find(root, rel, NULL, buf, sizeof(buf), tried, sizeof(tried)) == 0 &&
+	       !strcmp(buf, want), "find: the UKI whose .uname is the release, before all");
+	/* without .uname: the release in the .linux kernel's boot header */
+	sh("rm %s", want);
+	snprintf(buf, sizeof(buf), "%s/boot/efi/EFI/Linux/c-nouname.efi", root);
+	make_uki(buf, "", "good.cpio");
+	tap_ok(initramfs_find(root, "6.1.0-other", NULL, buf, sizeof(buf), tried,
+			      sizeof(tried)) == 0 && strstr(buf, "c-nouname.efi"),
+	       "find: a UKI without .uname, by its kernel's boot header");
+	/* GRUB names the kernel file: the initramfs beside it, not the UKIs */
+	sh("touch %s/boot/initramfs-6.1.0-other.img", root);
+	tap_ok(initramfs_find(root, "6.1.0-other", "BOOT_IMAGE=/vmlinuz-6.1.0-other ro", buf,
+			      sizeof(buf), tried, sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initramfs-6.1.0-other.img"),
+	       "find: with BOOT_IMAGE= (GRUB) the file beside the kernel comes first");
+}
+
+/* A kernel file at @path whose x86 boot header names @release */
+static void write_kernel(const char *path, const char *release)
+{
+	uint8_t k[4096];
+	FILE *f;
+
+	memset(k, 0x90, sizeof(k));
+	memcpy(k + 0x202, "HdrS", 4);
+	put_le16(k + 0x20e, 0x600);
+	snprintf((char *)k + 0x800, 200, "%s (builder@host) #1 SMP PREEMPT_DYNAMIC", release);
+	f = fopen(path, "wb");
+	if (f) {
+		fwrite(k, 1, sizeof(k), f);
+		fclose(f);
+	}
+}
+
+/* systemd-boot's type 1 entries (Arch's: vmlinuz-linux, initramfs-linux.img) */
+static void test_find_entries(void)
+{
+	char root[128], buf[256], tried[2048], path[256];
+	const char *rel = "6.8.1-arch1-1";
+
+	snprintf(root, sizeof(root), "%s/sdboot", dir);
+	sh("mkdir -p %s/boot/loader/entries %s/sys/firmware/efi/efivars && "
+	   "touch %s/boot/amd-ucode.img %s/boot/initramfs-linux.img "
+	   "%s/boot/initramfs-linux-fallback.img %s/boot/initramfs-linux-lts.img && "
+	   "printf 'title Arch\nlinux /vmlinuz-linux\ninitrd /amd-ucode.img\n"
+	   "initrd /initramfs-linux.img\noptions root=/dev/vda2 rw\n' "
+	   ">%s/boot/loader/entries/arch.conf && "
+	   "printf 'title Arch (fallback)\nlinux   /vmlinuz-linux\ninitrd  /initramfs-linux-fallback.img\n' "
+	   ">%s/boot/loader/entries/arch-fallback.conf && "
+	   "printf 'linux /vmlinuz-linux-lts\ninitrd /initramfs-linux-lts.img\n' "
+	   ">%s/boot/loader/entries/a-lts.conf && "
+	   "printf 'timeout 3\ndefault  arch.conf\n' >%s/boot/loader/loader.conf",
+	   root, root, root, root, root, root, root, root, root, root);
+	snprintf(path, sizeof(path), "%s/boot/vmlinuz-linux", root);
+	write_kernel(path, rel);
+	snprintf(path, sizeof(path), "%s/boot/vmlinuz-linux-lts", root);
+	write_kernel(path, "6.6.20-1-lts");
+	tap_ok(initramfs_find(root, rel, "root=/dev/vda2 rw", buf, sizeof(buf), tried,
+			      sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initramfs-linux.img"),
+	       "find: systemd-boot's default entry for this kernel: its last initrd");
+	tap_ok(initramfs_find(root, "6.6.20-1-lts", NULL, buf, sizeof(buf), tried,
+			      sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initramfs-linux-lts.img"),
+	       "find: the entry whose kernel is of the release, not the default");
+	/* the entry systemd-boot says it booted wins over the default */
+	sh("printf '\\007\\0\\0\\0a\\0r\\0c\\0h\\0-\\0f\\0a\\0l\\0l\\0b\\0a\\0c\\0k\\0.\\0c\\0o\\0n\\0f\\0\\0\\0' "
+	   ">'%s/sys/firmware/efi/efivars/LoaderEntrySelected-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f'",
+	   root);
+	tap_ok(initramfs_find(root, rel, NULL, buf, sizeof(buf), tried, sizeof(tried)) == 0 &&
+	       !strcmp(buf + strlen(root), "/boot/initramfs-linux-fallback.img"),
+	       "find: the entry systemd-boot booted (LoaderEntrySelected) first");
 }
 
 static void test_find(void)
@@ -505,6 +930,8 @@ static void test_find(void)
 
 int main(void)
 {
+	struct initramfs_report rep;
+
 	snprintf(dir, sizeof(dir), "/tmp/torpor-initramfs-XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
@@ -512,6 +939,7 @@ int main(void)
 	}
 	test_cpio_tool();
 	test_cpio_hand();
+	test_pefile();
 	if (have("cpio")) {
 		test_verdicts();
 		test_hosts();
@@ -523,7 +951,24 @@ int main(void)
 		test_compressed("bzip2", "bzip2", "bzip2 -c", "bzip2");
 		test_compressed("lz4 (legacy)", "lz4", "lz4 -l -c", "lz4");
 		test_compressed("lzop", "lzop", "lzop -c", "lzo");
+		test_appended("zstd", "zstd -q -c");
+		test_appended("xz", "xz -c --check=crc32");
+		test_appended("gzip", "gzip -n -c");
+		/* (zstd would read both: it decompresses xz too) */
+		if (have("zstd") && have("xz")) {
+			sh("xz -c --check=crc32 <%s/nohook.cpio >%s/two.img && "
+			   "zstd -q -c <%s/hookonly.cpio >>%s/two.img", dir, dir, dir, dir);
+			tap_ok(verdict("two.img", INITRAMFS_OK, &rep) && rep.tool_status == 0,
+			       "initramfs: a zstd stream after an xz stream is read too");
+		} else {
+			skip("initramfs: a zstd stream after an xz stream", "zstd or xz");
+		}
 		test_failures();
+		test_environment();
+		test_uki();
+		test_messages();
+		test_find_boot();
+		test_find_entries();
 	} else {
 		skip("initramfs: every archive test", "cpio");
 	}
