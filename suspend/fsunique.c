@@ -10,13 +10,10 @@
  * same lookup is made before the freeze, while torpor-suspend can still refuse.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
-#include "blkio.h"
 #include "devname.h"
 #include "fsstamp.h"
 #include "fsunique.h"
@@ -27,42 +24,28 @@ static dev_t rec_dev(uint32_t key)
 	return makedev(key >> 20, key & 0xfffff);
 }
 
-/* The btrfs device id on @dev, as check_btrfs() reads it: 0 and *@ret_id, or -errno. */
-static int btrfs_devid(dev_t dev, uint8_t *buf, uint64_t *ret_id)
-{
-	struct torpor_fsrec now;
-	uint64_t num;
-	int fd, r;
-
-	fd = devname_open(dev, O_RDONLY);
-	if (fd < 0)
-		return fd;
-	r = fsstamp_read_buf(fd, buf, FSSTAMP_NO_LOG_HEAD, &now);
-	close(fd);
-	if (r == 0)
-		r = fsstamp_btrfs_dev(buf, FSSTAMP_READ_BYTES, ret_id, &num);
-	return r;
-}
-
 /*
  * Keep in @c only the devices that show the same btrfs device id as another
- * (a copy); 1 when there are such, 0 when each is a device of its own.
+ * (a copy); 1 when there are such, 0 when each is a device of its own.  Each
+ * id is read as check_btrfs() reads it, by the lookups' reader process: one
+ * that does not answer is named to @after_lookup(@what), and left out.
  */
-static int btrfs_copies(struct fsunique_clash *c)
+static int btrfs_copies(struct fsunique_clash *c, void (*after_lookup)(const char *what),
+			const char *what)
 {
 	uint64_t ids[FSUNIQUE_DEVS_MAX];
 	int ok[FSUNIQUE_DEVS_MAX], dup[FSUNIQUE_DEVS_MAX];
+	struct devname_stamp st;
 	size_t i, j, n = 0;
-	uint8_t *buf;
 
-	buf = blkio_alloc(FSSTAMP_READ_BYTES);
-	if (!buf)
-		return 0;
 	for (i = 0; i < c->n; i++) {
-		ok[i] = btrfs_devid(c->devs[i], buf, &ids[i]) == 0;
+		ok[i] = devname_read_stamp(c->devs[i], FSSTAMP_NO_LOG_HEAD, &st) == 0 &&
+			st.rec.kind == TORPOR_FS_BTRFS;
+		ids[i] = ok[i] ? st.btrfs_devid : 0;
 		dup[i] = 0;
+		if (after_lookup)
+			after_lookup(what);
 	}
-	blkio_free(buf, FSSTAMP_READ_BYTES);
 	for (i = 0; i < c->n; i++)
 		for (j = i + 1; j < c->n; j++)
 			if (ok[i] && ok[j] && ids[i] == ids[j])
@@ -108,7 +91,7 @@ int fsunique_check(const struct torpor_fsrec *fs, uint32_t nr_fs,
 		if (r < 0 || c.n == 0)
 			continue;
 		if (fs[i].kind == TORPOR_FS_BTRFS) {
-			if (c.n < 2 || !btrfs_copies(&c))
+			if (c.n < 2 || !btrfs_copies(&c, after_lookup, what))
 				continue;
 		} else if (c.n == 1 && c.devs[0] == c.mounted) {
 			continue;
