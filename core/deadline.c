@@ -152,7 +152,7 @@ static int start(struct deadline_worker *w)
 	/* a program started later (plymouth's client) must not hold them */
 	(void)fcntl(q[1], F_SETFD, FD_CLOEXEC);
 	(void)fcntl(a[0], F_SETFD, FD_CLOEXEC);
-	w->pid = fork();
+	w->pid = w->do_fork ? w->do_fork() : fork();
 	if (w->pid == 0) {
 		close_inherited(q[0], a[1]);
 		serve(w, q[0], a[1]);

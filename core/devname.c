@@ -46,6 +46,7 @@
 
 const char *devname_root = "";
 unsigned int devname_probe_ms = DEVNAME_PROBE_MS;
+pid_t (*devname_fork)(void);
 
 /*
  * Devices whose probe missed its deadline: not read again by this process,
@@ -719,6 +720,7 @@ static int ask(const struct question *q, struct answer *a)
 		note_skip(q->dev, DEVNAME_SKIP_EARLIER, 0, NULL);
 		return -ETIMEDOUT;
 	}
+	reader.do_fork = devname_fork;
 	r = deadline_ask(&reader, q, a, devname_probe_ms, &pid);
 	if (r == -ETIMEDOUT) {
 		if (nr_slow < SLOW_MAX) {

@@ -216,6 +216,9 @@ const char *devname_skip_why(const struct devname_skip *k, char *buf, size_t len
 /* the deadline of each device's probe, DEVNAME_PROBE_MS; tests shorten it */
 extern unsigned int devname_probe_ms;
 
+/* Tests only: what starts the reader process instead of fork() (NULL: fork()). */
+extern pid_t (*devname_fork)(void);
+
 /*
  * Tests only: a prefix put before every /sys, /dev, /run and /proc path ("" by
  * default).  When non-empty, devname_open() also accepts regular files, so a

@@ -25,8 +25,29 @@ static dev_t rec_dev(uint32_t key)
 }
 
 /*
+ * Did the last lookup leave a device unread for want of a reader process?
+ * Then @c names it (the only device in it) and why: 1; else 0.
+ */
+static int no_reader(struct fsunique_clash *c)
+{
+	struct devname_skip k[16];
+	size_t n = devname_skipped(k, 16), i;
+
+	for (i = 0; i < n && i < 16; i++) {
+		if (k[i].reason != DEVNAME_SKIP_NOREADER)
+			continue;
+		c->devs[0] = k[i].dev;
+		c->n = 1;
+		c->err = k[i].err;
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * Keep in @c only the devices that show the same btrfs device id as another
- * (a copy); 1 when there are such, 0 when each is a device of its own.  Each
+ * (a copy); 1 when there are such, 0 when each is a device of its own, -ECHILD
+ * when one could not be read for want of a reader process (no_reader()).  Each
  * id is read as check_btrfs() reads it, by the lookups' reader process: one
  * that does not answer is named to @after_lookup(@what), and left out.
  */
@@ -45,6 +66,8 @@ static int btrfs_copies(struct fsunique_clash *c, void (*after_lookup)(const cha
 		dup[i] = 0;
 		if (after_lookup)
 			after_lookup(what);
+		if (no_reader(c))
+			return -ECHILD;
 	}
 	for (i = 0; i < c->n; i++)
 		for (j = i + 1; j < c->n; j++)
@@ -55,6 +78,31 @@ static int btrfs_copies(struct fsunique_clash *c, void (*after_lookup)(const cha
 			c->devs[n++] = c->devs[i];
 	c->n = n;
 	return n > 0;
+}
+
+/* fsunique_check() of filesystem @f, @c's index set: 0, or -ENOTUNIQ or -ECHILD with @c. */
+static int check_one(const struct torpor_fsrec *f, void (*after_lookup)(const char *what),
+		     struct fsunique_clash *c)
+{
+	char uuid[37], spec[48], what[64];
+	int r;
+
+	fsstamp_uuid_str(f->uuid, uuid);
+	snprintf(spec, sizeof(spec), "UUID=%s", uuid);
+	snprintf(what, sizeof(what), "filesystem %s", uuid);
+	c->mounted = rec_dev(f->dev);
+	r = devname_resolve_all(spec, c->devs, FSUNIQUE_DEVS_MAX, &c->n);
+	if (after_lookup)
+		after_lookup(what);
+	if (no_reader(c))
+		return -ECHILD;
+	if (r < 0 || c->n == 0)
+		return 0;
+	if (f->kind == TORPOR_FS_BTRFS) {
+		r = c->n < 2 ? 0 : btrfs_copies(c, after_lookup, what);
+		return r > 0 ? -ENOTUNIQ : r;
+	}
+	return c->n == 1 && c->devs[0] == c->mounted ? 0 : -ENOTUNIQ;
 }
 
 /**
@@ -68,36 +116,27 @@ static int btrfs_copies(struct fsunique_clash *c, void (*after_lookup)(const cha
  * An ext or xfs filesystem must be on exactly one device, by content, and that
  * the one it is mounted from; no two devices of a btrfs may show the same
  * device id.  One that no device shows by content is left to the boot's wait.
- * Return: 0, or -ENOTUNIQ with *@ret.
+ * A device that could not be read for want of a reader process (fork() or
+ * pipe() failed: memory or a process limit short) might carry a copy that the
+ * next boot, able to read it, would find: that is a failure too.
+ * Return: 0; -ENOTUNIQ with *@ret; -ECHILD with *@ret naming that device alone
+ * and, in its err, the -errno of fork() or pipe().
  */
 int fsunique_check(const struct torpor_fsrec *fs, uint32_t nr_fs,
 		   void (*after_lookup)(const char *what), struct fsunique_clash *ret)
 {
 	struct fsunique_clash c;
-	char uuid[37], spec[48], what[64];
 	uint32_t i;
 	int r;
 
 	for (i = 0; i < nr_fs; i++) {
-		fsstamp_uuid_str(fs[i].uuid, uuid);
-		snprintf(spec, sizeof(spec), "UUID=%s", uuid);
-		snprintf(what, sizeof(what), "filesystem %s", uuid);
 		memset(&c, 0, sizeof(c));
 		c.index = i;
-		c.mounted = rec_dev(fs[i].dev);
-		r = devname_resolve_all(spec, c.devs, FSUNIQUE_DEVS_MAX, &c.n);
-		if (after_lookup)
-			after_lookup(what);
-		if (r < 0 || c.n == 0)
-			continue;
-		if (fs[i].kind == TORPOR_FS_BTRFS) {
-			if (c.n < 2 || !btrfs_copies(&c, after_lookup, what))
-				continue;
-		} else if (c.n == 1 && c.devs[0] == c.mounted) {
-			continue;
+		r = check_one(&fs[i], after_lookup, &c);
+		if (r < 0) {
+			*ret = c;
+			return r;
 		}
-		*ret = c;
-		return -ENOTUNIQ;
 	}
 	return 0;
 }

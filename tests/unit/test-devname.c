@@ -71,6 +71,7 @@ static int is_root;
 #define U30 "3f1d2c4b-5a69-4788-9abc-def012345630"	/* nvme9n1p1, its controller "live" */
 #define U31 "3f1d2c4b-5a69-4788-9abc-def012345631"	/* sdl and sdm: one btrfs, two devices */
 #define U32 "3f1d2c4b-5a69-4788-9abc-def012345632"	/* sdo and sdp: one btrfs, two devices */
+#define U33 "3f1d2c4b-5a69-4788-9abc-def012345633"	/* sds and sdt: one btrfs, two devices */
 #define G9 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a09"	/* sdq1 and md126p1 */
 #define MD_SECTORS	2100	/* not a multiple of 128 or 8: the end offsets are rounded */
 #define G1 "6a1c5e7b-31d2-4f7e-9a0b-1c2d3e4f5a01"
@@ -1367,6 +1368,65 @@ static void test_stamp(void)
 	unlink_rel("sys/class/block/sdp");
 }
 
+/* forks that succeed before fork() fails, -1 for ever */
+static int fork_after = -1;
+
+/* as fork(), but failing once @fork_after have succeeded */
+static pid_t failing_fork(void)
+{
+	if (fork_after != 0) {
+		if (fork_after > 0)
+			fork_after--;
+		return fork();
+	}
+	errno = EAGAIN;
+	return -1;
+}
+
+/*
+ * No reader process can be started (fork() fails: memory short under
+ * vm.overcommit_memory=2, a process limit), so no device is read: a copy of
+ * a stamped filesystem might be among them, and the next boot, able to fork,
+ * would find it and discard the image.  That is a refusal, with the device
+ * named; it was a pass, with a warning only (issue 22, review item 10).
+ */
+static void test_fsunique_noreader(void)
+{
+	struct torpor_fsrec fs[2];
+	struct fsunique_clash c;
+	int r;
+
+	fs[0] = fsrec(TORPOR_FS_EXT, U2, 254, 2);
+	fs[1] = fsrec(TORPOR_FS_BTRFS, U33, 65, 32);
+	fork_after = 0;
+	devname_fork = failing_fork;
+	memset(&c, 0, sizeof(c));
+	r = fsunique_check(fs, 1, NULL, &c);
+	tap_ok(r == -ECHILD && c.index == 0 && c.n == 1 && c.err == -EAGAIN,
+	       "fsunique: no reader process could be started: -ECHILD, a device it could not "
+	       "read named, and why (got %d, %zu, %d)", r, c.n, c.err);
+
+	/* a btrfs on two devices: the lookup reads them, the reads of their ids fail */
+	add_dev("sds", NULL, 0, 65, 32, 144);
+	add_dev("sdt", NULL, 0, 65, 48, 144);
+	make_btrfs_dev("dev/sds", U33, 1, 2);
+	make_btrfs_dev("dev/sdt", U33, 2, 2);
+	fork_after = -1;
+	r = fsunique_check(fs + 1, 1, NULL, &c);
+	tap_ok(r == 0, "fsunique: the btrfs on two devices passes with a reader (got %d)", r);
+	fork_after = 1;
+	memset(&c, 0, sizeof(c));
+	r = fsunique_check(fs + 1, 1, NULL, &c);
+	tap_ok(r == -ECHILD && c.index == 0 && c.n == 1 && c.err == -EAGAIN &&
+	       (c.devs[0] == makedev(65, 32) || c.devs[0] == makedev(65, 48)),
+	       "fsunique: and is refused when no reader reads their device ids (got %d, %zu)",
+	       r, c.n);
+	fork_after = -1;
+	devname_fork = NULL;
+	unlink_rel("sys/class/block/sds");
+	unlink_rel("sys/class/block/sdt");
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -1394,6 +1454,7 @@ int main(void)
 	test_udev_flags();
 	test_hang();
 	test_stamp();
+	test_fsunique_noreader();
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
