@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "deadline.h"
@@ -635,6 +636,39 @@ const char *devname_skip_why(const struct devname_skip *k, char *buf, size_t len
 			snprintf(buf, len, "it did not answer within %u s", ms / 1000);
 	}
 	return buf;
+}
+
+/* The readers killed at a deadline that live on, reaping the others. */
+static size_t stuck(dev_t *ret_dev, pid_t *ret_pid)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nr_slow; i++) {
+		if (slow[i].pid && deadline_reap(slow[i].pid))
+			slow[i].pid = 0;
+		if (!slow[i].pid)
+			continue;
+		if (n++ == 0) {
+			*ret_dev = slow[i].dev;
+			*ret_pid = slow[i].pid;
+		}
+	}
+	return n;
+}
+
+/* The readers killed at a deadline that live on after @ms; kernel-doc in devname.h. */
+size_t devname_stuck(unsigned int ms, dev_t *ret_dev, pid_t *ret_pid)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	unsigned int waited;
+	size_t n;
+
+	for (waited = 0;; waited += 20) {
+		n = stuck(ret_dev, ret_pid);
+		if (n == 0 || waited >= ms)
+			return n;
+		nanosleep(&ts, NULL);
+	}
 }
 
 /* Did @dev miss a deadline before?  Reaps the readers that have ended since. */

@@ -213,6 +213,23 @@ size_t devname_skipped(struct devname_skip *ret, size_t cap);
  */
 const char *devname_skip_why(const struct devname_skip *k, char *buf, size_t len);
 
+/**
+ * devname_stuck() - the readers killed at a deadline that have not ended yet
+ * @ms: how long to give them to end (one killed a moment ago), 0 not to wait
+ * @ret_dev: the device the first one was reading, written when there is one
+ * @ret_pid: its process
+ *
+ * A reader killed while asleep in the kernel, waiting for a device that does
+ * not answer, ends only when that I/O does: as the device's last opener, its
+ * exit drops the device's page cache and waits for the page still under read,
+ * holding the disk's open_mutex.  The sync that SNAPSHOT_FREEZE starts with
+ * waits on that mutex (for ever, if the device never answers), and the
+ * freezer cannot freeze a process in that state anyway.  Those that have
+ * ended are reaped.
+ * Return: how many live on after at most @ms.
+ */
+size_t devname_stuck(unsigned int ms, dev_t *ret_dev, pid_t *ret_pid);
+
 /* the deadline of each device's probe, DEVNAME_PROBE_MS; tests shorten it */
 extern unsigned int devname_probe_ms;
 

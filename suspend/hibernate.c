@@ -1253,6 +1253,38 @@ static void check_late(void)
 			 "second after it ended");
 }
 
+/* How long the readers killed at a deadline have to end before the freeze. */
+#define STUCK_WAIT_MS	1000
+
+/*
+ * A reader that the lookups killed at its deadline (a device that does not
+ * answer) and that lives on is asleep in the kernel until that device
+ * answers (devname_stuck()): SNAPSHOT_FREEZE's sync would wait for it, for
+ * ever if the device never answers, and the freezer could not freeze it.
+ * Refused now, before anything is frozen, saying why.  One killed a moment
+ * ago is given STUCK_WAIT_MS to end.
+ */
+static int check_stuck_readers(void)
+{
+	char name[64];
+	size_t n;
+	dev_t dev = 0;
+	pid_t pid = 0;
+
+	n = devname_stuck(STUCK_WAIT_MS, &dev, &pid);
+	if (n == 0)
+		return 0;
+	devname_name(dev, name, sizeof(name));
+	msg_error("cannot hibernate: process %d, which torpor-suspend started to read %s, is "
+		  "stuck waiting for it (%s did not answer), and the kernel cannot freeze a "
+		  "process in that state%s", (int)pid, name, name,
+		  n > 1 ? "; so are others, for other devices" : "");
+	msg_hint("hibernate again once %s answers or is removed and process %d has ended ('ps "
+		 "-o pid,stat,wchan -p %d' shows it in state D until then)", name, (int)pid,
+		 (int)pid);
+	return -EBUSY;
+}
+
 /*
  * Every recorded filesystem's device must be open before the freeze: without it
  * neither the image's stamp nor the late check after the resume can be read.
@@ -1667,6 +1699,10 @@ int hibernate_run(const struct hib_opts *o)
 		msg_error("cannot allocate the late check's buffers: %s", msg_errname(r));
 		goto out_release;
 	}
+	/* the last lookup is behind: no reader starts after this */
+	r = check_stuck_readers();
+	if (r < 0)
+		goto out_release;
 	if (msg_kmsg_open() < 0)
 		msg_debug("cannot open /dev/kmsg: a late check's reason goes to stderr only");
 	r = interrupt_install();

@@ -1264,6 +1264,24 @@ static void test_hang(void)
 	tap_ok(r == -ETIMEDOUT && !strcmp(skipped(), "8:113/earlier"),
 	       "devname: devname_probe() of it: -ETIMEDOUT (got %d)", r);
 	alarm(0);
+
+	/*
+	 * The readers killed at the deadline waited in an open() that a signal
+	 * ends: they end, are reaped, and none is left stuck to stop a freeze.
+	 * (One asleep in a disk's I/O lives on: that needs a real device.)
+	 */
+	{
+		dev_t sdev = 0;
+		pid_t spid = 0;
+		size_t n;
+		int i, st;
+
+		for (i = 0; i < 10 && (n = devname_stuck(1000, &sdev, &spid)) > 0; i++)
+			;
+		tap_ok(n == 0 && waitpid(-1, &st, WNOHANG) < 0 && errno == ECHILD,
+		       "devname: the killed readers ended and were reaped: none stuck "
+		       "(got %zu, %u:%u)", n, major(sdev), minor(sdev));
+	}
 	{
 		struct devname_skip k = { .dev = makedev(8, 113), .reason = DEVNAME_SKIP_TIMEOUT };
 		char why[96];
