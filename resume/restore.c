@@ -494,6 +494,32 @@ static int check_filesystems(const struct loader *l, int wait_seconds,
 	return 0;
 }
 
+/* How long the readers killed at a deadline have to end before the image is loaded. */
+#define STUCK_WAIT_MS	1000
+
+/*
+ * A reader the lookups killed at its deadline (a device that does not answer)
+ * and that lives on, asleep in the kernel until that device answers
+ * (devname_stuck()): the sync in the freeze before ATOMIC_RESTORE would wait
+ * for it, for ever if the device never answers, and nothing at boot may; the
+ * freezer could not freeze it either.  Said now, before the load: 0 or -EBUSY.
+ */
+static int check_stuck_readers(void)
+{
+	char name[64];
+	dev_t dev = 0;
+	pid_t pid = 0;
+
+	if (devname_stuck(STUCK_WAIT_MS, &dev, &pid) == 0)
+		return 0;
+	devname_name(dev, name, sizeof(name));
+	msg_error("cannot restore: process %d, which torpor-resume started to read %s, is "
+		  "stuck waiting for it (%s did not answer), and the kernel cannot freeze a "
+		  "process in that state: not restoring the image", (int)pid, name, name);
+	msg_hint("remove %s or make it answer before the next resume", name);
+	return -EBUSY;
+}
+
 static void dump(const struct loader *l, const char *name)
 {
 	const struct torpor_root *r = &l->img.root;
@@ -697,6 +723,8 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 		r = check_filesystems(&l, o->wait_seconds, &late);
 	if (r == 0)
 		r = check_nothing_mounted();
+	if (r == 0)
+		r = check_stuck_readers();
 	if (r < 0) {
 		reject(&l, name);
 		goto out;
