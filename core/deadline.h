@@ -25,6 +25,7 @@ struct deadline_worker {
 	 */
 	void (*fn)(const void *question, void *answer);
 	size_t qlen, alen;		/* each 1..DEADLINE_MSG_MAX */
+	pid_t (*do_fork)(void);		/* fork(), or NULL for it; tests make it fail */
 	pid_t pid;			/* the child, 0 when none runs */
 	int to, from;			/* its question and answer pipes */
 };

@@ -27,11 +27,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "deadline.h"
 #include "decimal.h"
 #include "devname.h"
+#include "fsstamp.h"
 #include "msg.h"
 #include "probe.h"
 #include "udevdb.h"
@@ -45,6 +47,7 @@
 
 const char *devname_root = "";
 unsigned int devname_probe_ms = DEVNAME_PROBE_MS;
+pid_t (*devname_fork)(void);
 
 /*
  * Devices whose probe missed its deadline: not read again by this process,
@@ -532,18 +535,24 @@ out:
 	return r;
 }
 
-/* What the reader process is asked: @dev's content, or its partition table's entry @partno. */
+/*
+ * What the reader process is asked: @dev's content, its partition table's
+ * entry @partno, or the stamp of the filesystem on it.
+ */
 struct question {
 	dev_t dev;
-	unsigned long partno;		/* 0: the content */
+	unsigned long partno;		/* 0: the content or the stamp */
 	unsigned int sector;		/* the disk's logical sector size, for a partition */
+	int stamp;			/* 1: the stamp, with @log_head */
+	uint64_t log_head;		/* xfs: as fsstamp_read_buf() takes it */
 };
 
-/* What it answers: @r as probe_device() or read_partition() returns it. */
+/* What it answers: @r as probe_device(), read_partition() or read_stamp() returns it. */
 struct answer {
 	int r;
 	struct probe_id id;
 	struct probe_part part;
+	struct devname_stamp stamp;
 };
 
 _Static_assert(sizeof(struct answer) <= DEADLINE_MSG_MAX, "an answer is one atomic pipe write");
@@ -629,6 +638,39 @@ const char *devname_skip_why(const struct devname_skip *k, char *buf, size_t len
 	return buf;
 }
 
+/* The readers killed at a deadline that live on, reaping the others. */
+static size_t stuck(dev_t *ret_dev, pid_t *ret_pid)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nr_slow; i++) {
+		if (slow[i].pid && deadline_reap(slow[i].pid))
+			slow[i].pid = 0;
+		if (!slow[i].pid)
+			continue;
+		if (n++ == 0) {
+			*ret_dev = slow[i].dev;
+			*ret_pid = slow[i].pid;
+		}
+	}
+	return n;
+}
+
+/* The readers killed at a deadline that live on after @ms; kernel-doc in devname.h. */
+size_t devname_stuck(unsigned int ms, dev_t *ret_dev, pid_t *ret_pid)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	unsigned int waited;
+	size_t n;
+
+	for (waited = 0;; waited += 20) {
+		n = stuck(ret_dev, ret_pid);
+		if (n == 0 || waited >= ms)
+			return n;
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* Did @dev miss a deadline before?  Reaps the readers that have ended since. */
 static int is_slow(dev_t dev)
 {
@@ -666,13 +708,33 @@ static int read_partition(dev_t dev, unsigned int sector, unsigned long partno,
 	return r;
 }
 
+_Static_assert(sizeof(head) >= FSSTAMP_READ_BYTES, "the reader's buffer holds a stamp's bytes");
+
+/* The stamp of the filesystem on @dev, and a btrfs' device id: 0 and *@ret, or -errno. */
+static int read_stamp(dev_t dev, uint64_t log_head, struct devname_stamp *ret)
+{
+	int fd, r;
+
+	fd = devname_open(dev, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	r = fsstamp_read_buf(fd, head, log_head, &ret->rec);
+	close(fd);
+	if (r == 0 && ret->rec.kind == TORPOR_FS_BTRFS)
+		r = fsstamp_btrfs_dev(head, FSSTAMP_READ_BYTES, &ret->btrfs_devid,
+				      &ret->btrfs_devices);
+	return r;
+}
+
 /* In the reader process: every fd it opens is closed before it answers. */
 static void answer(const void *question, void *out)
 {
 	const struct question *q = question;
 	struct answer *a = out;
 
-	if (q->partno)
+	if (q->stamp)
+		a->r = read_stamp(q->dev, q->log_head, &a->stamp);
+	else if (q->partno)
 		a->r = read_partition(q->dev, q->sector, q->partno, &a->part);
 	else
 		a->r = probe_device(q->dev, head, &a->id);
@@ -692,6 +754,7 @@ static int ask(const struct question *q, struct answer *a)
 		note_skip(q->dev, DEVNAME_SKIP_EARLIER, 0, NULL);
 		return -ETIMEDOUT;
 	}
+	reader.do_fork = devname_fork;
 	r = deadline_ask(&reader, q, a, devname_probe_ms, &pid);
 	if (r == -ETIMEDOUT) {
 		if (nr_slow < SLOW_MAX) {
@@ -731,6 +794,27 @@ static int udev_skips(dev_t dev)
 		return 0;
 	note_skip(dev, DEVNAME_SKIP_UDEV, 0, flag);
 	return 1;
+}
+
+/* The stamp of the filesystem on @dev, read by the reader; kernel-doc in devname.h. */
+int devname_read_stamp(dev_t dev, uint64_t log_head, struct devname_stamp *ret)
+{
+	struct question q;
+	struct answer a;
+	int r;
+
+	memset(&q, 0, sizeof(q));
+	q.dev = dev;
+	q.stamp = 1;
+	q.log_head = log_head;
+	lookup_start();
+	r = ask(&q, &a);
+	lookup_end();
+	if (r == 0)
+		r = a.r;
+	if (r == 0)
+		*ret = a.stamp;
+	return r;
 }
 
 int devname_probe(dev_t dev, struct probe_id *ret_id)

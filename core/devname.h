@@ -10,7 +10,10 @@
 #define CORE_DEVNAME_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
+
+#include "image.h"
 
 /**
  * devname_resolve() - turn a resume= spec into a block device number
@@ -95,6 +98,31 @@ struct probe_id;
  */
 int devname_probe(dev_t dev, struct probe_id *ret_id);
 
+/* What devname_read_stamp() reads. */
+struct devname_stamp {
+	struct torpor_fsrec rec;	/* the filesystem's stamp (fsstamp.h), dev 0 */
+	uint64_t btrfs_devid;		/* a btrfs: which of its devices this is */
+	uint64_t btrfs_devices;		/* a btrfs: how many devices it has */
+};
+
+/**
+ * devname_read_stamp() - the stamp of the filesystem on @dev, read as a lookup reads
+ * @dev: the device number
+ * @log_head: xfs: the log head whose sector to checksum, or FSSTAMP_NO_LOG_HEAD
+ *            (see fsstamp_read_buf())
+ * @ret: written on success only
+ *
+ * Read in the reader process within devname_probe_ms, as devname_probe(): the
+ * caller never waits on the device itself, not even for the bytes a lookup
+ * did not read (btrfs' superblock at 64 KiB, an xfs log sector).  A lookup of
+ * its own: devname_skipped() names @dev when it did not answer, or no reader
+ * could be started.
+ * Return: 0; -ETIMEDOUT when it did not answer in time (or did not in an
+ * earlier lookup); -EMEDIUMTYPE when it holds no filesystem we know; other
+ * -errno from devname_open(), read(), pipe() or fork().  Does not log.
+ */
+int devname_read_stamp(dev_t dev, uint64_t log_head, struct devname_stamp *ret);
+
 /**
  * devname_open() - open a block device by number, without trusting /dev
  * @dev: the device number
@@ -163,12 +191,13 @@ struct devname_skip {
  * @cap: room in @ret
  *
  * A lookup is a call of devname_resolve(), devname_resolve_uuid(),
- * devname_resolve_all() or devname_probe(); each starts the list anew.  Each
- * device read there is read in a child process (see deadline.h) that must
- * answer within devname_probe_ms: a read that never returns (a multipath map
- * queueing I/O with no path, a dead NBD or iSCSI disk) would hang the caller
- * for ever.  Also listed: devices udev marks as not to be probed (udevdb.h).
- * The caller may tell the user; a device skipped may carry what was looked for.
+ * devname_resolve_all(), devname_probe() or devname_read_stamp(); each
+ * starts the list anew.  Each device read there is read in a child process
+ * (see deadline.h) that must answer within devname_probe_ms: a read that
+ * never returns (a multipath map queueing I/O with no path, a dead NBD or
+ * iSCSI disk) would hang the caller for ever.  Also listed: devices udev
+ * marks as not to be probed (udevdb.h).  The caller may tell the user; a
+ * device skipped may carry what was looked for.
  * Return: how many were skipped (more than @cap were not kept).
  */
 size_t devname_skipped(struct devname_skip *ret, size_t cap);
@@ -184,8 +213,28 @@ size_t devname_skipped(struct devname_skip *ret, size_t cap);
  */
 const char *devname_skip_why(const struct devname_skip *k, char *buf, size_t len);
 
+/**
+ * devname_stuck() - the readers killed at a deadline that have not ended yet
+ * @ms: how long to give them to end (one killed a moment ago), 0 not to wait
+ * @ret_dev: the device the first one was reading, written when there is one
+ * @ret_pid: its process
+ *
+ * A reader killed while asleep in the kernel, waiting for a device that does
+ * not answer, ends only when that I/O does: as the device's last opener, its
+ * exit drops the device's page cache and waits for the page still under read,
+ * holding the disk's open_mutex.  The sync that SNAPSHOT_FREEZE starts with
+ * waits on that mutex (for ever, if the device never answers), and the
+ * freezer cannot freeze a process in that state anyway.  Those that have
+ * ended are reaped.
+ * Return: how many live on after at most @ms.
+ */
+size_t devname_stuck(unsigned int ms, dev_t *ret_dev, pid_t *ret_pid);
+
 /* the deadline of each device's probe, DEVNAME_PROBE_MS; tests shorten it */
 extern unsigned int devname_probe_ms;
+
+/* Tests only: what starts the reader process instead of fork() (NULL: fork()). */
+extern pid_t (*devname_fork)(void);
 
 /*
  * Tests only: a prefix put before every /sys, /dev, /run and /proc path ("" by

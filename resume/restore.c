@@ -75,17 +75,19 @@ static void show_progress(uint64_t done, uint64_t total)
  */
 static long long wait_deadline;
 
-/*
- * Say which devices the last lookup, for @what, did not read (a dead disk: it
- * may carry what was looked for); those udev keeps from probes only in debug.
- */
-static void say_skipped(const char *what)
-{
-	struct devname_skip k[8];
-	char name[64], why[96];
-	size_t n = devname_skipped(k, 8), i;
+#define SKIPS_SAID 8
 
-	for (i = 0; i < n && i < 8; i++) {
+/*
+ * Say which devices a lookup for @what did not read (@k, @n of them, from
+ * devname_skipped(): a dead disk may carry what was looked for); those udev
+ * keeps from probes only in debug.
+ */
+static void say_skips(const char *what, const struct devname_skip *k, size_t n)
+{
+	char name[64], why[96];
+	size_t i;
+
+	for (i = 0; i < n && i < SKIPS_SAID; i++) {
 		devname_name(k[i].dev, name, sizeof(name));
 		devname_skip_why(&k[i], why, sizeof(why));
 		if (k[i].reason == DEVNAME_SKIP_UDEV)
@@ -93,9 +95,17 @@ static void say_skipped(const char *what)
 		else
 			msg_warn("skipped %s while looking for %s: %s", name, what, why);
 	}
-	if (n > 8)
-		msg_warn("skipped %lu more devices while looking for %s", (unsigned long)(n - 8),
-			 what);
+	if (n > SKIPS_SAID)
+		msg_warn("skipped %lu more devices while looking for %s",
+			 (unsigned long)(n - SKIPS_SAID), what);
+}
+
+/* say_skips() of the last lookup */
+static void say_skipped(const char *what)
+{
+	struct devname_skip k[SKIPS_SAID];
+
+	say_skips(what, k, devname_skipped(k, SKIPS_SAID));
 }
 
 /*
@@ -217,39 +227,67 @@ static int check_nothing_mounted(void)
 #define BTRFS_DEVS_MAX 64
 
 /*
- * Read the btrfs stamp of every device in @devs (@n of them) into @ids and
- * compare it with @f: -ESTALE (said) when one moved, -ENOTUNIQ when two show
- * the same device id (a copy of a disk), -EIO when they disagree on the number
- * of devices or one cannot be read; 0 and *@ret_num_devices.
+ * Why reading @dev failed with @r, for a message: the reason the lookup gives
+ * when it skipped @dev ("it did not answer within 3 s"), else @r's name.
+ */
+static const char *why_unread(dev_t dev, int r, char *buf, size_t len)
+{
+	struct devname_skip k;
+
+	if (devname_skipped(&k, 1) > 0 && k.dev == dev)
+		return devname_skip_why(&k, buf, len);
+	snprintf(buf, len, "%s", msg_errname(r));
+	return buf;
+}
+
+/*
+ * Read the stamp of filesystem @uuid on @dev (recorded as @f), in the
+ * reader process, within its deadline: a device that does not answer is a
+ * doubt like any other that cannot be read.  0 and *@ret, or -errno (said).
+ */
+static int read_stamp(const struct torpor_fsrec *f, const char *uuid, dev_t dev,
+		      struct devname_stamp *ret)
+{
+	char name[64], why[96];
+	int r;
+
+	r = devname_read_stamp(dev, fsstamp_log_head(f), ret);
+	/* a btrfs' device id and count come from a btrfs only */
+	if (r == 0 && f->kind == TORPOR_FS_BTRFS && ret->rec.kind != TORPOR_FS_BTRFS)
+		r = -EMEDIUMTYPE;
+	if (r == 0)
+		return 0;
+	why_unread(dev, r, why, sizeof(why));
+	devname_name(dev, name, sizeof(name));
+	msg_error("cannot check filesystem %s (mounted when hibernating) on %s: %s: not "
+		  "restoring the image", uuid, name, why);
+	msg_hint("restoring over a filesystem that may have been mounted since would corrupt "
+		 "it; the image is discarded");
+	return r;
+}
+
+/*
+ * Read the btrfs stamp of every device in @devs (@n of them) and compare it
+ * with @f: -ESTALE (said) when one moved, -ENOTUNIQ when two show the same
+ * device id (a copy of a disk), -EIO when they disagree on the number of
+ * devices, -errno when one cannot be read (said); 0 and *@ret_num_devices.
  */
 static int read_btrfs_devs(const struct torpor_fsrec *f, const char *uuid, const dev_t *devs,
 			   size_t n, uint64_t *ret_num_devices)
 {
-	uint64_t ids[BTRFS_DEVS_MAX], id, num = 0, num_dev;
-	struct torpor_fsrec now;
+	uint64_t ids[BTRFS_DEVS_MAX], num = 0;
+	struct devname_stamp now;
 	char name[64], what[96];
-	uint8_t *buf;
 	size_t i, j;
-	int fd, r = 0;
+	int r = 0;
 
-	buf = blkio_alloc(FSSTAMP_READ_BYTES);
-	if (!buf)
-		return -ENOMEM;
 	for (i = 0; i < n && r == 0; i++) {
-		devname_name(devs[i], name, sizeof(name));
-		fd = devname_open(devs[i], O_RDONLY);
-		r = fd < 0 ? fd : fsstamp_read_buf(fd, buf, FSSTAMP_NO_LOG_HEAD, &now);
-		if (fd >= 0)
-			close(fd);
-		if (r == 0)
-			r = fsstamp_btrfs_dev(buf, FSSTAMP_READ_BYTES, &id, &num_dev);
-		if (r < 0) {
-			msg_error("cannot check filesystem %s (mounted when hibernating) on %s: "
-				  "%s: not restoring the image", uuid, name, msg_errname(r));
+		r = read_stamp(f, uuid, devs[i], &now);
+		if (r < 0)
 			break;
-		}
-		if (!fsstamp_same(f, &now)) {
-			fsstamp_describe(f, &now, what, sizeof(what));
+		if (!fsstamp_same(f, &now.rec)) {
+			devname_name(devs[i], name, sizeof(name));
+			fsstamp_describe(f, &now.rec, what, sizeof(what));
 			msg_error("filesystem %s on %s was mounted since hibernation (%s): not "
 				  "restoring the image", uuid, name, what);
 			msg_hint("restoring it would corrupt that filesystem; the image is "
@@ -258,9 +296,9 @@ static int read_btrfs_devs(const struct torpor_fsrec *f, const char *uuid, const
 			break;
 		}
 		for (j = 0; j < i; j++)
-			if (ids[j] == id)
+			if (ids[j] == now.btrfs_devid)
 				r = -ENOTUNIQ;
-		if (i && num_dev != num)
+		if (i && now.btrfs_devices != num)
 			r = -EIO;
 		if (r < 0) {
 			msg_error("cannot check filesystem %s (mounted when hibernating): %s: not "
@@ -271,10 +309,9 @@ static int read_btrfs_devs(const struct torpor_fsrec *f, const char *uuid, const
 				 "would corrupt it; the image is discarded");
 			break;
 		}
-		ids[i] = id;
-		num = num_dev;
+		ids[i] = now.btrfs_devid;
+		num = now.btrfs_devices;
 	}
-	blkio_free(buf, FSSTAMP_READ_BYTES);
 	*ret_num_devices = num;
 	return r;
 }
@@ -292,10 +329,11 @@ static int read_btrfs_devs(const struct torpor_fsrec *f, const char *uuid, const
 static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_seconds)
 {
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	struct devname_skip k[SKIPS_SAID];
 	dev_t devs[BTRFS_DEVS_MAX];
 	uint64_t num = 0;
 	char spec[48], what[64];
-	size_t n = 0;
+	size_t n = 0, nk;
 	int r;
 
 	snprintf(spec, sizeof(spec), "UUID=%s", uuid);
@@ -304,21 +342,23 @@ static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_
 		wait_deadline = now_ms() + (long long)wait_seconds * 1000;
 	for (;;) {
 		r = devname_resolve_all(spec, devs, BTRFS_DEVS_MAX, &n);
+		/* kept: each read of a stamp is a lookup of its own */
+		nk = devname_skipped(k, SKIPS_SAID);
 		if (r == 0)
 			r = read_btrfs_devs(f, uuid, devs, n, &num);
 		if (r < 0 && r != -ENOENT) {
-			say_skipped(what);
+			say_skips(what, k, nk);
 			return r;
 		}
 		if (r == 0 && num == n) {
-			say_skipped(what);
+			say_skips(what, k, nk);
 			return 0;
 		}
 		if (now_ms() >= wait_deadline)
 			break;
 		nanosleep(&ts, NULL);
 	}
-	say_skipped(what);
+	say_skips(what, k, nk);
 	if (r == -ENOENT)
 		return 1;
 	msg_error("filesystem %s (mounted when hibernating) has %llu devices, %llu appeared "
@@ -418,11 +458,11 @@ static int check_filesystems(const struct loader *l, int wait_seconds,
 			     struct image_late *late)
 {
 	const struct torpor_fsrec *f;
-	struct torpor_fsrec now;
+	struct devname_stamp now;
 	char uuid[37], name[64], what[96];
 	dev_t dev;
 	uint32_t i;
-	int fd, r;
+	int r;
 
 	memset(late, 0, sizeof(*late));
 	for (i = 0; i < l->img.meta.nr_fs; i++) {
@@ -443,10 +483,6 @@ static int check_filesystems(const struct loader *l, int wait_seconds,
 				return r;
 			continue;
 		}
-		fd = r == 0 ? devname_open(dev, O_RDONLY) : r;
-		r = fd < 0 ? fd : fsstamp_read(fd, fsstamp_log_head(f), &now);
-		if (fd >= 0)
-			close(fd);
 		if (r < 0) {
 			msg_error("cannot check filesystem %s (mounted when hibernating): %s: not "
 				  "restoring the image", uuid, r == -ENOTUNIQ ?
@@ -455,10 +491,14 @@ static int check_filesystems(const struct loader *l, int wait_seconds,
 				 "would corrupt it; the image is discarded");
 			return r;
 		}
-		if (fsstamp_same(f, &now))
+		/* the reader reads it: the lookup's probe did not read an xfs log sector */
+		r = read_stamp(f, uuid, dev, &now);
+		if (r < 0)
+			return r;
+		if (fsstamp_same(f, &now.rec))
 			continue;
 		devname_name(dev, name, sizeof(name));
-		fsstamp_describe(f, &now, what, sizeof(what));
+		fsstamp_describe(f, &now.rec, what, sizeof(what));
 		msg_error("filesystem %s on %s was mounted since hibernation (%s): not restoring "
 			  "the image", uuid, name, what);
 		msg_hint("restoring it would corrupt that filesystem; the image is discarded");
@@ -466,6 +506,32 @@ static int check_filesystems(const struct loader *l, int wait_seconds,
 	}
 	late_fill(late, l);
 	return 0;
+}
+
+/* How long the readers killed at a deadline have to end before the image is loaded. */
+#define STUCK_WAIT_MS	1000
+
+/*
+ * A reader the lookups killed at its deadline (a device that does not answer)
+ * and that lives on, asleep in the kernel until that device answers
+ * (devname_stuck()): the sync in the freeze before ATOMIC_RESTORE would wait
+ * for it, for ever if the device never answers, and nothing at boot may; the
+ * freezer could not freeze it either.  Said now, before the load: 0 or -EBUSY.
+ */
+static int check_stuck_readers(void)
+{
+	char name[64];
+	dev_t dev = 0;
+	pid_t pid = 0;
+
+	if (devname_stuck(STUCK_WAIT_MS, &dev, &pid) == 0)
+		return 0;
+	devname_name(dev, name, sizeof(name));
+	msg_error("cannot restore: process %d, which torpor-resume started to read %s, is "
+		  "stuck waiting for it (%s did not answer), and the kernel cannot freeze a "
+		  "process in that state: not restoring the image", (int)pid, name, name);
+	msg_hint("remove %s or make it answer before the next resume", name);
+	return -EBUSY;
 }
 
 static void dump(const struct loader *l, const char *name)
@@ -673,6 +739,8 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 		r = check_filesystems(&l, o->wait_seconds, &late);
 	if (r == 0)
 		r = check_nothing_mounted();
+	if (r == 0)
+		r = check_stuck_readers();
 	if (r < 0) {
 		reject(&l, name);
 		goto out;

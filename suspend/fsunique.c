@@ -10,13 +10,10 @@
  * same lookup is made before the freeze, while torpor-suspend can still refuse.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
-#include "blkio.h"
 #include "devname.h"
 #include "fsstamp.h"
 #include "fsunique.h"
@@ -27,42 +24,51 @@ static dev_t rec_dev(uint32_t key)
 	return makedev(key >> 20, key & 0xfffff);
 }
 
-/* The btrfs device id on @dev, as check_btrfs() reads it: 0 and *@ret_id, or -errno. */
-static int btrfs_devid(dev_t dev, uint8_t *buf, uint64_t *ret_id)
+/*
+ * Did the last lookup leave a device unread for want of a reader process?
+ * Then @c names it (the only device in it) and why: 1; else 0.
+ */
+static int no_reader(struct fsunique_clash *c)
 {
-	struct torpor_fsrec now;
-	uint64_t num;
-	int fd, r;
+	struct devname_skip k[16];
+	size_t n = devname_skipped(k, 16), i;
 
-	fd = devname_open(dev, O_RDONLY);
-	if (fd < 0)
-		return fd;
-	r = fsstamp_read_buf(fd, buf, FSSTAMP_NO_LOG_HEAD, &now);
-	close(fd);
-	if (r == 0)
-		r = fsstamp_btrfs_dev(buf, FSSTAMP_READ_BYTES, ret_id, &num);
-	return r;
+	for (i = 0; i < n && i < 16; i++) {
+		if (k[i].reason != DEVNAME_SKIP_NOREADER)
+			continue;
+		c->devs[0] = k[i].dev;
+		c->n = 1;
+		c->err = k[i].err;
+		return 1;
+	}
+	return 0;
 }
 
 /*
  * Keep in @c only the devices that show the same btrfs device id as another
- * (a copy); 1 when there are such, 0 when each is a device of its own.
+ * (a copy); 1 when there are such, 0 when each is a device of its own, -ECHILD
+ * when one could not be read for want of a reader process (no_reader()).  Each
+ * id is read as check_btrfs() reads it, by the lookups' reader process: one
+ * that does not answer is named to @after_lookup(@what), and left out.
  */
-static int btrfs_copies(struct fsunique_clash *c)
+static int btrfs_copies(struct fsunique_clash *c, void (*after_lookup)(const char *what),
+			const char *what)
 {
 	uint64_t ids[FSUNIQUE_DEVS_MAX];
 	int ok[FSUNIQUE_DEVS_MAX], dup[FSUNIQUE_DEVS_MAX];
+	struct devname_stamp st;
 	size_t i, j, n = 0;
-	uint8_t *buf;
 
-	buf = blkio_alloc(FSSTAMP_READ_BYTES);
-	if (!buf)
-		return 0;
 	for (i = 0; i < c->n; i++) {
-		ok[i] = btrfs_devid(c->devs[i], buf, &ids[i]) == 0;
+		ok[i] = devname_read_stamp(c->devs[i], FSSTAMP_NO_LOG_HEAD, &st) == 0 &&
+			st.rec.kind == TORPOR_FS_BTRFS;
+		ids[i] = ok[i] ? st.btrfs_devid : 0;
 		dup[i] = 0;
+		if (after_lookup)
+			after_lookup(what);
+		if (no_reader(c))
+			return -ECHILD;
 	}
-	blkio_free(buf, FSSTAMP_READ_BYTES);
 	for (i = 0; i < c->n; i++)
 		for (j = i + 1; j < c->n; j++)
 			if (ok[i] && ok[j] && ids[i] == ids[j])
@@ -72,6 +78,31 @@ static int btrfs_copies(struct fsunique_clash *c)
 			c->devs[n++] = c->devs[i];
 	c->n = n;
 	return n > 0;
+}
+
+/* fsunique_check() of filesystem @f, @c's index set: 0, or -ENOTUNIQ or -ECHILD with @c. */
+static int check_one(const struct torpor_fsrec *f, void (*after_lookup)(const char *what),
+		     struct fsunique_clash *c)
+{
+	char uuid[37], spec[48], what[64];
+	int r;
+
+	fsstamp_uuid_str(f->uuid, uuid);
+	snprintf(spec, sizeof(spec), "UUID=%s", uuid);
+	snprintf(what, sizeof(what), "filesystem %s", uuid);
+	c->mounted = rec_dev(f->dev);
+	r = devname_resolve_all(spec, c->devs, FSUNIQUE_DEVS_MAX, &c->n);
+	if (after_lookup)
+		after_lookup(what);
+	if (no_reader(c))
+		return -ECHILD;
+	if (r < 0 || c->n == 0)
+		return 0;
+	if (f->kind == TORPOR_FS_BTRFS) {
+		r = c->n < 2 ? 0 : btrfs_copies(c, after_lookup, what);
+		return r > 0 ? -ENOTUNIQ : r;
+	}
+	return c->n == 1 && c->devs[0] == c->mounted ? 0 : -ENOTUNIQ;
 }
 
 /**
@@ -85,36 +116,27 @@ static int btrfs_copies(struct fsunique_clash *c)
  * An ext or xfs filesystem must be on exactly one device, by content, and that
  * the one it is mounted from; no two devices of a btrfs may show the same
  * device id.  One that no device shows by content is left to the boot's wait.
- * Return: 0, or -ENOTUNIQ with *@ret.
+ * A device that could not be read for want of a reader process (fork() or
+ * pipe() failed: memory or a process limit short) might carry a copy that the
+ * next boot, able to read it, would find: that is a failure too.
+ * Return: 0; -ENOTUNIQ with *@ret; -ECHILD with *@ret naming that device alone
+ * and, in its err, the -errno of fork() or pipe().
  */
 int fsunique_check(const struct torpor_fsrec *fs, uint32_t nr_fs,
 		   void (*after_lookup)(const char *what), struct fsunique_clash *ret)
 {
 	struct fsunique_clash c;
-	char uuid[37], spec[48], what[64];
 	uint32_t i;
 	int r;
 
 	for (i = 0; i < nr_fs; i++) {
-		fsstamp_uuid_str(fs[i].uuid, uuid);
-		snprintf(spec, sizeof(spec), "UUID=%s", uuid);
-		snprintf(what, sizeof(what), "filesystem %s", uuid);
 		memset(&c, 0, sizeof(c));
 		c.index = i;
-		c.mounted = rec_dev(fs[i].dev);
-		r = devname_resolve_all(spec, c.devs, FSUNIQUE_DEVS_MAX, &c.n);
-		if (after_lookup)
-			after_lookup(what);
-		if (r < 0 || c.n == 0)
-			continue;
-		if (fs[i].kind == TORPOR_FS_BTRFS) {
-			if (c.n < 2 || !btrfs_copies(&c))
-				continue;
-		} else if (c.n == 1 && c.devs[0] == c.mounted) {
-			continue;
+		r = check_one(&fs[i], after_lookup, &c);
+		if (r < 0) {
+			*ret = c;
+			return r;
 		}
-		*ret = c;
-		return -ENOTUNIQ;
 	}
 	return 0;
 }

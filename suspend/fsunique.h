@@ -20,6 +20,7 @@ struct fsunique_clash {
 	dev_t mounted;				/* the device it is mounted from */
 	dev_t devs[FSUNIQUE_DEVS_MAX];		/* the devices that carry it, by content */
 	size_t n;
+	int err;				/* -ECHILD: -errno of pipe() or fork() */
 };
 
 int fsunique_check(const struct torpor_fsrec *fs, uint32_t nr_fs,

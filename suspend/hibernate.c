@@ -732,13 +732,23 @@ static int check_unique(const struct torpor_image *img)
 	const struct torpor_fsrec *f;
 	struct fsunique_clash c;
 	size_t i, at = 0;
-	int among = 0;
+	int among = 0, r;
 
-	if (fsunique_check(img->fs, img->meta.nr_fs, hibernate_say_skipped, &c) == 0)
+	r = fsunique_check(img->fs, img->meta.nr_fs, hibernate_say_skipped, &c);
+	if (r == 0)
 		return 0;
 	f = &img->fs[c.index];
 	fsstamp_uuid_str(f->uuid, uuid);
 	devname_name(c.mounted, mounted, sizeof(mounted));
+	if (r == -ECHILD) {
+		devname_name(c.devs[0], name, sizeof(name));
+		msg_error("cannot check that %s filesystem %s is on %s alone: no process to read "
+			  "%s could be started: %s", fsstamp_kind_name(f->kind), uuid, mounted,
+			  name, msg_errname(c.err));
+		msg_hint("a copy there would make the next boot discard the image; hibernate "
+			 "again when memory or the process limit is less short");
+		return r;
+	}
 	/* btrfs: every device that shows the same id; else the others, the copies */
 	for (i = 0; i < c.n && at < sizeof(list); i++) {
 		if (c.devs[i] == c.mounted)
@@ -1376,6 +1386,38 @@ static void check_late(void)
 			 "second after it ended");
 }
 
+/* How long the readers killed at a deadline have to end before the freeze. */
+#define STUCK_WAIT_MS	1000
+
+/*
+ * A reader that the lookups killed at its deadline (a device that does not
+ * answer) and that lives on is asleep in the kernel until that device
+ * answers (devname_stuck()): SNAPSHOT_FREEZE's sync would wait for it, for
+ * ever if the device never answers, and the freezer could not freeze it.
+ * Refused now, before anything is frozen, saying why.  One killed a moment
+ * ago is given STUCK_WAIT_MS to end.
+ */
+static int check_stuck_readers(void)
+{
+	char name[64];
+	size_t n;
+	dev_t dev = 0;
+	pid_t pid = 0;
+
+	n = devname_stuck(STUCK_WAIT_MS, &dev, &pid);
+	if (n == 0)
+		return 0;
+	devname_name(dev, name, sizeof(name));
+	msg_error("cannot hibernate: process %d, which torpor-suspend started to read %s, is "
+		  "stuck waiting for it (%s did not answer), and the kernel cannot freeze a "
+		  "process in that state%s", (int)pid, name, name,
+		  n > 1 ? "; so are others, for other devices" : "");
+	msg_hint("hibernate again once %s answers or is removed and process %d has ended ('ps "
+		 "-o pid,stat,wchan -p %d' shows it in state D until then)", name, (int)pid,
+		 (int)pid);
+	return -EBUSY;
+}
+
 /*
  * A btrfs the initramfs does not see is checked late through every one of its
  * devices (latecheck.c): each must be open before the freeze, and the kernel
@@ -1843,6 +1885,10 @@ int hibernate_run(const struct hib_opts *o)
 	}
 	/* torpor-resume leaves what the boot cannot see to the late check only on our word */
 	w.img.meta.features |= TORPOR_META_LATE_CHECK;
+	/* the last lookup is behind: no reader starts after this */
+	r = check_stuck_readers();
+	if (r < 0)
+		goto out_release;
 	if (msg_kmsg_open() < 0)
 		msg_debug("cannot open /dev/kmsg: a late check's reason goes to stderr only");
 	sysrq_fd = open(SYSRQ_TRIGGER, O_WRONLY | O_CLOEXEC | O_NOCTTY);

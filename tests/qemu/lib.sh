@@ -138,11 +138,12 @@ copy_exec() {
 		done
 }
 
-# build_workload: the static workload program and pgrun, in $OUT
+# build_workload: the static workload program, pgrun and dmdelay, in $OUT
 build_workload() {
 	mkdir -p "$OUT"
 	gcc -O2 -Wall -Wextra -static -o "$OUT/workload" "$QDIR/guest/workload.c" &&
-		gcc -O2 -Wall -Wextra -static -o "$OUT/pgrun" "$QDIR/guest/pgrun.c"
+		gcc -O2 -Wall -Wextra -static -o "$OUT/pgrun" "$QDIR/guest/pgrun.c" &&
+		gcc -O2 -Wall -Wextra -static -o "$OUT/dmdelay" "$QDIR/guest/dmdelay.c"
 }
 
 # build_initramfs DEST: the test initramfs for the kernel chosen with kernel_use
@@ -162,6 +163,7 @@ build_initramfs() {
 	install -m 0755 "$QDIR/guest/init" "$_root/init" || return 1
 	install -m 0755 "$OUT/workload" "$_root/usr/bin/workload" || return 1
 	install -m 0755 "$OUT/pgrun" "$_root/usr/bin/pgrun" || return 1
+	install -m 0755 "$OUT/dmdelay" "$_root/usr/bin/dmdelay" || return 1
 	: >"$_root/etc/torpor-test/modules"
 	_list=$(module_list) || return 1
 	for _m in $_list; do

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ int resume_main(int argc, char **argv);
 #include "../../resume/restore.c"
 
 #include "crc32.h"
+#include "deadfifo.h"
 #include "devname.h"
 #include "image.h"
 
@@ -603,6 +605,139 @@ static void case_skipped_named(void)
 		"doubts: the copy udev calls a multipath path is left alone; noresume discards vdm's");
 }
 
+/* the process serve_uevent() started, killed should the program wait for ever */
+static pid_t server;
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "not ok - doubts: torpor-resume waited for ever on a device "
+				  "that does not answer (alarm)\n";
+
+	(void)sig;
+	(void)!write(1, msg, sizeof(msg) - 1);
+	if (server > 0)
+		kill(server, SIGKILL);
+	_exit(1);
+}
+
+/* Serve device @name's uevent (deadfifo.h), the @hang_at'th open never answered. */
+static void serve_uevent(const char *name, unsigned int maj, unsigned int min, int hang_at)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/sys/devices/virtual/block/%s/uevent", root, name);
+	server = deadfifo_serve(p, name, maj, min, hang_at);
+	if (server < 0)
+		die(p);
+}
+
+static void stop_serving(const char *name)
+{
+	char p[PATH_MAX];
+
+	deadfifo_stop(server);
+	server = 0;
+	/* out of sysfs: later lookups do not meet it */
+	snprintf(p, sizeof(p), "%s/sys/class/block/%s", root, name);
+	unlink(p);
+}
+
+/* check_filesystems() over @rec, what it says on stderr in @text */
+static int check_said(struct torpor_fsrec *rec, char *text, size_t len)
+{
+	struct loader l;
+	char log[PATH_MAX];
+	int fd, saved, r;
+	ssize_t n;
+
+	memset(&l, 0, sizeof(l));
+	l.img.meta.nr_fs = 1;
+	l.img.fs = rec;
+	snprintf(log, sizeof(log), "%s/stderr", root);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (saved < 0 || fd < 0 || dup2(fd, 2) < 0)
+		die(log);
+	wait_deadline = 0;
+	fflush(stdout);
+	r = check_filesystems(&l, 0, &note);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, text, len - 1, 0);
+	close(fd);
+	text[n > 0 ? n : 0] = 0;
+	fputs(text, stderr);
+	return r;
+}
+
+#define UG "1b4e28ba-2fa1-11d2-883f-0016d3cca430"	/* ext4 on vdo */
+#define UH "1b4e28ba-2fa1-11d2-883f-0016d3cca431"	/* btrfs on vdp */
+
+/*
+ * 9. A device that answers the lookup's probe, then not the read of its
+ * stamp (issue 22, review item 9): that read was made by torpor-resume itself,
+ * which then waited for ever (the alarm stops it).  Now the reader process
+ * makes it, within the deadline, and the image is discarded with the device
+ * named.  Once for an ext4, once for a btrfs (each device of it is read).
+ */
+static void case_stamp_no_answer(void)
+{
+	uint8_t *b = calloc(1, DEV_BYTES);
+	struct torpor_fsrec rec;
+	char text[4096];
+	int r;
+
+	devname_probe_ms = 300;
+	signal(SIGALRM, on_alarm);
+	alarm(60);
+
+	add_dev("vdo", 254, 224, DEV_BYTES / 512);
+	b[1024 + 0x38] = 0x53;		/* ext magic 0xef53 */
+	b[1024 + 0x39] = 0xef;
+	b[1024 + 0x34] = 5;		/* mount count */
+	uuid_bytes(UG, b + 1024 + 0x68);
+	put_file("dev/vdo", b, DEV_BYTES);
+	free(b);
+	memset(&rec, 0, sizeof(rec));
+	rec.kind = TORPOR_FS_EXT;
+	uuid_bytes(UG, rec.uuid);
+	rec.mount_count = 5;
+	serve_uevent("vdo", 254, 224, 2);
+	r = check_said(&rec, text, sizeof(text));
+	stop_serving("vdo");
+	tap_ok(r == -ETIMEDOUT && strstr(text, "torpor: cannot check filesystem " UG " (mounted "
+					 "when hibernating) on /dev/vdo: it did not answer within "
+					 "300 ms: not restoring the image\n"),
+	       "doubts: an ext4 whose device does not answer the read of its stamp: refused "
+	       "within the deadline, the device named (%d)", r);
+
+	add_dev("vdp", 254, 240, DEV_BYTES / 512);
+	b = calloc(1, DEV_BYTES);
+	uuid_bytes(UH, b + 65536 + 0x20);
+	memcpy(b + 65536 + 0x40, "_BHRfS_M", 8);
+	put_le64(b + 65536 + 0x48, 100);	/* generation */
+	put_le64(b + 65536 + 0x88, 1);		/* num_devices */
+	put_le64(b + 65536 + 0xc9, 1);		/* devid */
+	put_file("dev/vdp", b, DEV_BYTES);
+	free(b);
+	memset(&rec, 0, sizeof(rec));
+	rec.kind = TORPOR_FS_BTRFS;
+	uuid_bytes(UH, rec.uuid);
+	rec.mount_count = 100;
+	serve_uevent("vdp", 254, 240, 2);
+	r = check_said(&rec, text, sizeof(text));
+	stop_serving("vdp");
+	tap_ok(r == -ETIMEDOUT && strstr(text, "torpor: cannot check filesystem " UH " (mounted "
+					 "when hibernating) on /dev/vdp: it did not answer within "
+					 "300 ms: not restoring the image\n"),
+	       "doubts: a btrfs whose device does not answer the read of its stamp: refused "
+	       "within the deadline, the device named (%d)", r);
+	alarm(0);
+	devname_probe_ms = DEVNAME_PROBE_MS;
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "/tmp/torpor-review-XXXXXX");
@@ -640,5 +775,6 @@ int main(void)
 	case_offset_wrap();
 	case_format1();
 	case_skipped_named();
+	case_stamp_no_answer();
 	return tap_done();
 }
