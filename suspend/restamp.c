@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "blkio.h"
+#include "blockstack.h"
 #include "devname.h"
 #include "fsstamp.h"
 #include "restamp.h"
@@ -35,20 +36,15 @@
 /* /sys/fs/xfs/<name>/log/log_head_lsn of the device @dev, opened; or -errno. */
 static int open_log_head(uint32_t dev)
 {
-	char link[256], path[PATH_MAX];
-	const char *name;
-	ssize_t n;
+	char name[NAME_MAX + 1], path[PATH_MAX];
+	int fd, r;
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", dev >> 20, dev & 0xfffff);
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n < 0)
-		return -errno;
-	link[n] = '\0';
-	name = strrchr(link, '/');
-	name = name ? name + 1 : link;
+	r = blockstack_name("", makedev(dev >> 20, dev & 0xfffff), name, sizeof(name));
+	if (r < 0)
+		return r;
 	snprintf(path, sizeof(path), "/sys/fs/xfs/%s/log/log_head_lsn", name);
-	n = open(path, O_RDONLY | O_CLOEXEC);
-	return n < 0 ? -errno : (int)n;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 /* The log head in @fd, or FSSTAMP_NO_LOG_HEAD. */
