@@ -16,30 +16,9 @@
 
 #include "decimal.h"
 #include "mountinfo.h"
+#include "unescape.h"
 
 #define READ_CHUNK 4096
-
-int mountinfo_unescape(char *s)
-{
-	char *d = s;
-	unsigned int v;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			v = (unsigned int)(s[1] - '0') << 6 | (unsigned int)(s[2] - '0') << 3 |
-			    (unsigned int)(s[3] - '0');
-			if (v == 0 || v > 0377)
-				return -EINVAL;
-			*d++ = (char)v;
-			s += 3;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
-	return 0;
-}
 
 /* The field at *p, cut at the next space; *p moves past it, or to NULL at the end. */
 static char *next_field(char **p)
@@ -124,8 +103,8 @@ int mountinfo_parse_line(char *line, struct mountinfo_entry *ret)
 	m.super_opts = next_field(&p);
 	if (!m.super_opts || p || !m.fstype[0] || !m.super_opts[0])
 		return -EINVAL;
-	if (mountinfo_unescape(f[3]) < 0 || mountinfo_unescape(f[4]) < 0 ||
-	    mountinfo_unescape((char *)m.fstype) < 0 || mountinfo_unescape((char *)m.source) < 0)
+	if (unescape_octal(f[3]) < 0 || unescape_octal(f[4]) < 0 ||
+	    unescape_octal((char *)m.fstype) < 0 || unescape_octal((char *)m.source) < 0)
 		return -EINVAL;
 	m.root = f[3];
 	m.mount_point = f[4];

@@ -46,13 +46,6 @@ int mountinfo_parse_line(char *line, struct mountinfo_entry *ret);
  */
 int mountinfo_has_option(const char *opts, const char *opt);
 
-/**
- * mountinfo_unescape() - undo the kernel's \ooo escapes in @s, in place
- * Three octal digits after a backslash are one byte; any other backslash stays.
- * Return: 0, or -EINVAL when an escape decodes to NUL or past 0377 (@s is then undefined).
- */
-int mountinfo_unescape(char *s);
-
 /* Reads a mountinfo file with read(): lines of any length up to MOUNTINFO_LINE_MAX. */
 struct mountinfo_reader {
 	int fd;

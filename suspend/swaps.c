@@ -11,24 +11,7 @@
 #include <string.h>
 
 #include "swaps.h"
-
-/* Undo the octal escapes (\040 for a space) in place; returns 0. */
-int swaps_unescape(char *s)
-{
-	char *w = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 4;
-		} else {
-			*w++ = *s++;
-		}
-	}
-	*w = '\0';
-	return 0;
-}
+#include "unescape.h"
 
 /* "-2" (the kernel's priorities are shorts): 0 and @ret set, or -EINVAL */
 static int parse_prio(const char *s, int *ret)
@@ -70,7 +53,8 @@ int swaps_parse_line(const char *line, struct swap_entry *ret)
 		e.is_file = 1;
 	else if (strcmp(type, "partition"))
 		return -EINVAL;
-	swaps_unescape(e.path);
+	if (unescape_octal(e.path) < 0)
+		return -EINVAL;
 	*ret = e;
 	return 0;
 }

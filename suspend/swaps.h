@@ -15,7 +15,6 @@ struct swap_entry {
 	int has_prio;			/* the Priority column was there and a number */
 };
 
-int swaps_unescape(char *s);
 int swaps_parse_line(const char *line, struct swap_entry *ret);
 int swaps_read(const char *file, struct swap_entry **ret, size_t *ret_n);
 

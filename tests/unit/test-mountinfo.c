@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mountinfo.h"
+#include "unescape.h"
 #include "mounts.h"
 #include "tap.h"
 
@@ -63,7 +64,7 @@ static void test_escapes(void)
 	struct mountinfo_entry e;
 	char s[] = "a\\040b\\011c\\012d\\134e\\08f\\x\\";
 
-	tap_ok(mountinfo_unescape(s) == 0 && !strcmp(s, "a b\tc\nd\\e\\08f\\x\\"),
+	tap_ok(unescape_octal(s) == 0 && !strcmp(s, "a b\tc\nd\\e\\08f\\x\\"),
 	       "mountinfo: \\040 \\011 \\012 \\134 decoded, other backslashes kept");
 	tap_ok(parse("50 29 8:1 /a\\040dir /mnt/my\\040disk\\040-\\040x rw - ext4 /dev/sd\\134b "
 		     "rw\n", &e) == 0 && !strcmp(e.root, "/a dir") &&
