@@ -36,9 +36,10 @@
 #include "fsstamp.h"
 #include "msg.h"
 #include "probe.h"
+#include "sysblock.h"
 #include "udevdb.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define PRINTF_FMT(f, a)	__attribute__((format(printf, f, a)))
 #define NODE_NAME_MAX		256
 #define TAG_VALUE_MAX		256
@@ -87,11 +88,17 @@ static int test_mode(void)
 	return devname_root && devname_root[0];
 }
 
+/* the directory standing in for / ("" on a real system) */
+static const char *sys_root(void)
+{
+	return devname_root ? devname_root : "";
+}
+
 static int vmkpath(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	int n, m;
 
-	n = snprintf(buf, len, "%s", devname_root ? devname_root : "");
+	n = snprintf(buf, len, "%s", sys_root());
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
 	m = vsnprintf(buf + n, len - n, fmt, ap);
@@ -979,27 +986,6 @@ static int match_dm_name(const struct scan *s, const char *name)
 	return !strcmp(buf, s->value);
 }
 
-/* The sysfs name of @dev (the /sys/dev/block link's last part) in @buf; 0 or -errno. */
-static int sysfs_name(dev_t dev, char *buf, size_t len)
-{
-	char path[PATH_MAX], link[PATH_MAX];
-	const char *name;
-	ssize_t n;
-
-	if (mkpath(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev)) < 0)
-		return -ENAMETOOLONG;
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return n < 0 ? -errno : -EINVAL;
-	link[n] = '\0';
-	name = strrchr(link, '/');
-	name = name ? name + 1 : link;
-	if (!*name || !strcmp(name, "..") || !strcmp(name, ".") || strlen(name) >= len)
-		return -EINVAL;
-	memcpy(buf, name, strlen(name) + 1);
-	return 0;
-}
-
 /*
  * Is @top built on @under: a holder of @under (or of its disk, when @under is
  * a partition), a partition of such a holder, or a holder of such a holder?
@@ -1017,7 +1003,8 @@ static int built_on(dev_t top, dev_t under)
 	int found = 0;
 	DIR *d;
 
-	if (sysfs_name(under, u, sizeof(u)) < 0 || sysfs_name(top, t, sizeof(t)) < 0)
+	if (sysblock_name(sys_root(), under, u, sizeof(u)) < 0 ||
+	    sysblock_name(sys_root(), top, t, sizeof(t)) < 0)
 		return 0;
 	/* @top's disk, when @top is a partition: the directory its own sits in */
 	parent = NULL;
@@ -1531,7 +1518,7 @@ int devname_link(const char *spec, dev_t *ret_dev)
 	if (r < 0)
 		return r;
 	/* reading it would hang the caller */
-	if (sysfs_name(dev, value, sizeof(value)) == 0 && unreadable(value))
+	if (sysblock_name(sys_root(), dev, value, sizeof(value)) == 0 && unreadable(value))
 		return -EBUSY;
 	*ret_dev = dev;
 	return 0;

@@ -16,8 +16,8 @@
 #include "crc32.h"
 #include "le.h"
 #include "probe.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define GPT_ENTRY_SIZE		128		/* the only size the kernel accepts */
 #define GPT_ARRAY_MAX		(1u << 20)	/* 8192 entries; real tables have 128 */
 #define MD_MAGIC		0xa92b4efcu	/* md_p.h MD_SB_MAGIC */

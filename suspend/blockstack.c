@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "blockstack.h"
+#include "sysblock.h"
 
 #define MAX_DEPTH 8
 
@@ -41,32 +42,6 @@ static int has_prefix(const char *name, const char *const *tab, size_t n)
 	for (i = 0; i < n; i++)
 		if (!strncmp(name, tab[i], strlen(tab[i])))
 			return 1;
-	return 0;
-}
-
-/**
- * blockstack_name() - the sysfs name of block device @dev ("vda2", "dm-0")
- * @sysroot: "" (tests: a directory standing in for /)
- * Return: 0 with @buf set, or -errno (no such device in sysfs, -ENAMETOOLONG).
- */
-int blockstack_name(const char *sysroot, dev_t dev, char *buf, size_t len)
-{
-	char path[PATH_MAX], target[PATH_MAX];
-	const char *slash;
-	ssize_t n;
-
-	if (snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u", sysroot, major(dev),
-		     minor(dev)) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -errno;
-	target[n] = '\0';
-	slash = strrchr(target, '/');
-	slash = slash ? slash + 1 : target;
-	if (!*slash || strlen(slash) >= len)
-		return -ENAMETOOLONG;
-	memcpy(buf, slash, strlen(slash) + 1);
 	return 0;
 }
 
@@ -204,6 +179,6 @@ int blockstack_of(dev_t dev, char *via, size_t len)
 
 	if (len)
 		via[0] = '\0';
-	r = blockstack_name("", dev, name, sizeof(name));
+	r = sysblock_name("", dev, name, sizeof(name));
 	return r < 0 ? r : blockstack_classify("", name, via, len);
 }

@@ -13,7 +13,6 @@ enum blockstack_kind {
 	BLOCKSTACK_STOPS,	/* loop, nbd, ublk, rbd, zloop: stops with the freeze */
 };
 
-int blockstack_name(const char *sysroot, dev_t dev, char *buf, size_t len);
 int blockstack_classify(const char *sysroot, const char *name, char *via, size_t len);
 int blockstack_of(dev_t dev, char *via, size_t len);
 

@@ -27,6 +27,7 @@
 #include "fsstamp.h"
 #include "mountinfo.h"
 #include "mounts.h"
+#include "sysblock.h"
 
 #define NBD_MAJOR 43	/* served by a user-space process, which may be frozen */
 
@@ -144,7 +145,7 @@ static int btrfs_members(dev_t dev, int kind, char *via, size_t len)
 	DIR *top, *dir;
 	int r;
 
-	if (blockstack_name("", dev, name, sizeof(name)) < 0)
+	if (sysblock_name("", dev, name, sizeof(name)) < 0)
 		return kind;
 	top = opendir(MOUNTS_SYSFS_FS "/btrfs");
 	if (!top)

@@ -32,6 +32,7 @@
 #include "devname.h"
 #include "fsstamp.h"
 #include "restamp.h"
+#include "sysblock.h"
 
 /* /sys/fs/xfs/<name>/log/log_head_lsn of the device @dev, opened; or -errno. */
 static int open_log_head(uint32_t dev)
@@ -39,7 +40,7 @@ static int open_log_head(uint32_t dev)
 	char name[NAME_MAX + 1], path[PATH_MAX];
 	int fd, r;
 
-	r = blockstack_name("", makedev(dev >> 20, dev & 0xfffff), name, sizeof(name));
+	r = sysblock_name("", makedev(dev >> 20, dev & 0xfffff), name, sizeof(name));
 	if (r < 0)
 		return r;
 	snprintf(path, sizeof(path), "/sys/fs/xfs/%s/log/log_head_lsn", name);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "blockstack.h"
+#include "sysblock.h"
 #include "tap.h"
 
 static char root[64];
@@ -168,11 +169,11 @@ int main(void)
 
 	devlink(7, 0, "loop0");
 	devlink(254, 2, "dm-2");
-	r = blockstack_name(root, makedev(254, 2), name, sizeof(name));
+	r = sysblock_name(root, makedev(254, 2), name, sizeof(name));
 	tap_ok(r == 0 && !strcmp(name, "dm-2"), "blockstack: 254:2 is dm-2 (%d)", r);
-	r = blockstack_name(root, makedev(254, 9), name, sizeof(name));
+	r = sysblock_name(root, makedev(254, 9), name, sizeof(name));
 	tap_ok(r == -ENOENT, "blockstack: 254:9 is not in sysfs (%d)", r);
-	r = blockstack_name(root, makedev(7, 0), name, 3);
+	r = sysblock_name(root, makedev(7, 0), name, 3);
 	tap_ok(r == -ENAMETOOLONG, "blockstack: a name longer than the buffer is refused (%d)", r);
 
 	{
