@@ -23,6 +23,7 @@
 
 #include "deadline.h"
 #include "decimal.h"
+#include "wallclock.h"
 
 /*
  * Where /proc/self/fd cannot be listed, the child closes every fd below this.
@@ -32,15 +33,6 @@
  */
 #define FD_SCAN_MAX	65536
 
-/* klibc has no clock_gettime() */
-static long long now_ms(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000;
-}
-
 /* Wait until @fd is readable (or its writer is gone) for at most @ms: 1, 0 on timeout, -errno. */
 static int wait_readable(int fd, unsigned int ms)
 {
@@ -49,7 +41,7 @@ static int wait_readable(int fd, unsigned int ms)
 	int n;
 
 	for (;;) {
-		t0 = now_ms();
+		t0 = wallclock_ms();
 		n = poll(&p, 1, (int)left);
 		if (n > 0)
 			return 1;
@@ -58,7 +50,7 @@ static int wait_readable(int fd, unsigned int ms)
 		if (errno != EINTR)
 			return -errno;
 		/* a clock stepped back counts 1 ms: every signal still spends some time */
-		spent = now_ms() - t0;
+		spent = wallclock_ms() - t0;
 		left -= spent > 0 ? spent : 1;
 		if (left <= 0)
 			return 0;

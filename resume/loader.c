@@ -23,6 +23,7 @@
 #include "loader.h"
 #include "lz4dec.h"
 #include "readahead.h"
+#include "wallclock.h"
 
 #define FAIL(l, what, err) ((l)->failed = (what), (err))
 #define FEED_IOV 256		/* pages per writev(): one system call, the kernel takes a page a call */
@@ -266,19 +267,10 @@ static int drain(struct loader *l, int snap_fd, uint8_t *zero)
 	return 0;
 }
 
-/* klibc has no clock_gettime(): microseconds are enough for the profile */
-static uint64_t mono_ns(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
-}
-
 /* a time stamp for the profile, only when it is asked for (a system call a stamp in klibc) */
 static uint64_t stamp(const struct loader *l)
 {
-	return l->profile ? mono_ns() : 0;
+	return l->profile ? wallclock_ns() : 0;
 }
 
 static int timed_feed(struct loader *l, int snap_fd, const uint8_t *pages, size_t len)

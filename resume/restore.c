@@ -31,16 +31,8 @@
 #include "splash.h"
 #include "sysmem.h"
 #include "usage.h"
-
-#define MIB(x) ((unsigned long long)((x) >> 20))
-
-static long long now_ms(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000;
-}
+#include "util.h"
+#include "wallclock.h"
 
 /* the progress line: rewritten in place on a terminal, a line each 10% elsewhere */
 static struct progress prog;
@@ -53,7 +45,7 @@ static void show_progress(uint64_t done, uint64_t total)
 	char line[160];
 	int pct = progress_pct(done, total);
 
-	if (progress_line(&prog, done, total, now_ms(), line, sizeof(line))) {
+	if (progress_line(&prog, done, total, wallclock_ms(), line, sizeof(line))) {
 		if (prog.live)
 			msg_live("%s", line);
 		else
@@ -119,11 +111,11 @@ static int wait_device(const char *spec, int by_content, int seconds, dev_t *ret
 	int r;
 
 	if (!wait_deadline)
-		wait_deadline = now_ms() + (long long)seconds * 1000;
+		wait_deadline = wallclock_ms() + (long long)seconds * 1000;
 	for (;;) {
 		r = by_content ? devname_resolve_uuid(spec, ret_dev) :
 				 devname_resolve(spec, ret_dev);
-		if (r != -ENOENT || now_ms() >= wait_deadline)
+		if (r != -ENOENT || wallclock_ms() >= wait_deadline)
 			break;
 		nanosleep(&ts, NULL);
 	}
@@ -339,7 +331,7 @@ static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_
 	snprintf(spec, sizeof(spec), "UUID=%s", uuid);
 	snprintf(what, sizeof(what), "filesystem %s", uuid);
 	if (!wait_deadline)
-		wait_deadline = now_ms() + (long long)wait_seconds * 1000;
+		wait_deadline = wallclock_ms() + (long long)wait_seconds * 1000;
 	for (;;) {
 		r = devname_resolve_all(spec, devs, BTRFS_DEVS_MAX, &n);
 		/* kept: each read of a stamp is a lookup of its own */
@@ -354,7 +346,7 @@ static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_
 			say_skips(what, k, nk);
 			return 0;
 		}
-		if (now_ms() >= wait_deadline)
+		if (wallclock_ms() >= wait_deadline)
 			break;
 		nanosleep(&ts, NULL);
 	}
@@ -591,7 +583,7 @@ static void reject(struct loader *l, const char *name)
 /* Steps 4-5: the point of no return is ATOMIC_RESTORE; before it, close() undoes all. */
 static int load_and_restore(struct loader *l, const char *name)
 {
-	long long t0 = now_ms();
+	long long t0 = wallclock_ms();
 	unsigned long long cpu_self, cpu_workers;
 	int snap_fd, r;
 
@@ -608,7 +600,7 @@ static int load_and_restore(struct loader *l, const char *name)
 	msg_info("restoring %llu MiB image from %s", MIB(l->img.meta.stream_bytes), name);
 	if (splash_open(&splash, NULL, 300) > 0)
 		(void)splash_message(&splash, "Resuming from hibernation");
-	progress_start(&prog, "loading image", isatty(2), now_ms());
+	progress_start(&prog, "loading image", isatty(2), wallclock_ms());
 	l->progress = show_progress;
 	l->profile = msg_debug_enabled();
 	cpu_self = usage_cpu_ms(RUSAGE_SELF);
@@ -648,11 +640,11 @@ static int load_and_restore(struct loader *l, const char *name)
 	 */
 	if (l->workers)
 		msg_info("image loaded in %lld ms, peak memory %llu KiB and a %llu KiB buffer in "
-			 "each of %u worker process%s, restoring", now_ms() - t0,
+			 "each of %u worker process%s, restoring", wallclock_ms() - t0,
 			 usage_peak_rss_kib(), (unsigned long long)(l->worker_buffer >> 10), l->workers,
 			 l->workers == 1 ? "" : "es");
 	else
-		msg_info("image loaded in %lld ms, peak memory %llu KiB, restoring", now_ms() - t0,
+		msg_info("image loaded in %lld ms, peak memory %llu KiB, restoring", wallclock_ms() - t0,
 			 usage_peak_rss_kib());
 	msg_flush();
 	r = snap_freeze(snap_fd);

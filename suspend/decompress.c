@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "decompress.h"
+#include "monoclock.h"
 
 #define SEND_CHUNK	(64 * 1024)
 
@@ -54,14 +55,6 @@ const struct decompress_tool *decompress_detect(const uint8_t *p, size_t n)
 		if (n >= formats[i].len && !memcmp(p, formats[i].magic, formats[i].len))
 			return &formats[i].tool;
 	return NULL;
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* @name in one of the directories @dirs, into @buf; 0 or -ENOENT */
@@ -144,7 +137,7 @@ int decompress_start(struct decompress *d, const struct decompress_tool *t, int 
 		close(p[1]);
 		return r;
 	}
-	d->deadline_ms = now_ms() + timeout_ms;
+	d->deadline_ms = mono_ms() + timeout_ms;
 	r = spawn(d, s[1], p[1]);
 	close(p[1]);
 	close(s[1]);
@@ -193,7 +186,7 @@ ssize_t decompress_read(struct decompress *d, void *buf, size_t n)
 	int r;
 
 	for (;;) {
-		left = d->deadline_ms - now_ms();
+		left = d->deadline_ms - mono_ms();
 		if (left <= 0)
 			return -ETIMEDOUT;
 		if (d->in >= 0 && d->in_off == d->in_end) {

@@ -8,6 +8,7 @@
 
 #include "blkio.h"
 #include "flusher.h"
+#include "monoclock.h"
 #include "taskwait.h"
 
 #define STACK_BYTES	(64u << 10)
@@ -204,10 +205,10 @@ static void *flusher_main(void *arg)
 		r = f->err;
 		pthread_mutex_unlock(&f->lock);
 		/* after a failed write the image is lost anyway: the rest is not written */
-		t0 = task_clock_ns();
+		t0 = mono_ns();
 		if (r == 0)
 			r = flusher_write_pages(f->dev_fd, b->src, b->off, b->fill / f->ps, f->ps);
-		f->write_ns += task_clock_ns() - t0;
+		f->write_ns += mono_ns() - t0;
 		pthread_mutex_lock(&f->lock);
 		if (r < 0 && !f->err)
 			f->err = r;
@@ -275,9 +276,9 @@ int flusher_submit(struct flusher *f)
 	uint64_t t0;
 
 	if (!f->started) {
-		t0 = task_clock_ns();
+		t0 = mono_ns();
 		r = flusher_write_pages(f->dev_fd, b->src, b->off, b->fill / f->ps, f->ps);
-		f->write_ns += task_clock_ns() - t0;
+		f->write_ns += mono_ns() - t0;
 		f->jobs_written += b->jobs;
 		b->fill = 0;
 		b->jobs = 0;

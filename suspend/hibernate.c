@@ -38,6 +38,7 @@
 #include "initramfs.h"
 #include "interrupt.h"
 #include "latecheck.h"
+#include "monoclock.h"
 #include "mountinfo.h"
 #include "mounts.h"
 #include "nextboot.h"
@@ -51,6 +52,7 @@
 #include "target.h"
 #include "testhook.h"
 #include "usage.h"
+#include "util.h"
 #include "writer.h"
 
 #ifndef LIBEXECDIR
@@ -58,18 +60,8 @@
 #endif
 #define RESUME_BIN LIBEXECDIR "/torpor-resume"
 
-#define MIB(x) ((unsigned long long)((x) >> 20))
-#define MIB_UP(x) ((unsigned long long)(((x) + (1u << 20) - 1) >> 20))
 #define FIT_BUDGET_NS	(40 * 1000000ull)	/* no sample window starts after 40 ms of CPU */
 #define NS_MS(x) ((unsigned long long)((x) / 1000000))
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* the recorded filesystems, read again after the snapshot */
 static struct restamp stamps;
@@ -107,18 +99,13 @@ static struct progress prog;
 /* the estimate made before the freeze, compared with what was written */
 static struct fit_estimate fit;
 
-static long long now_ms(void)
-{
-	return (long long)(now() * 1000);
-}
-
 static void show_progress(uint64_t done, uint64_t total)
 {
 	char line[160];
 
 	if (done == 0)
-		progress_start(&prog, "saving image", isatty(2), now_ms());
-	if (progress_line(&prog, done, total, now_ms(), line, sizeof(line))) {
+		progress_start(&prog, "saving image", isatty(2), mono_ms());
+	if (progress_line(&prog, done, total, mono_ms(), line, sizeof(line))) {
 		if (prog.live)
 			msg_live("%s%s", line, keys_read ? ", Esc aborts" : "");
 		else
@@ -359,7 +346,7 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 	char path[PATH_MAX], tried[2048], why[400], what[PATH_MAX + 64], *cmdline = NULL;
 	struct utsname u;
 	size_t cmdline_len = 0;
-	double t0 = now();
+	double t0 = mono_s();
 	FILE *f;
 	int r;
 
@@ -409,7 +396,7 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 	}
 	msg_debug("read initramfs '%s' (%llu MiB, %s, %llu MiB unpacked, %llu entries) in %.0f ms",
 		  path, MIB(rep.file_bytes), rep.compression ? rep.compression : "uncompressed",
-		  MIB(rep.unpacked_bytes), (unsigned long long)rep.entries, (now() - t0) * 1000);
+		  MIB(rep.unpacked_bytes), (unsigned long long)rep.entries, (mono_s() - t0) * 1000);
 	snprintf(what, sizeof(what), rep.uki ? "the initramfs in unified kernel image '%s'" :
 		 "initramfs '%s'", path);
 	if (initramfs_lacks(&rep, why, sizeof(why))) {
@@ -809,7 +796,7 @@ static int fill_identity(struct torpor_image *img)
  */
 static int sync_filesystems(void)
 {
-	double t0 = now();
+	double t0 = mono_s();
 	uint32_t i = 0;
 	int r;
 
@@ -822,7 +809,7 @@ static int sync_filesystems(void)
 			 "must be dealt with first");
 		return r;
 	}
-	msg_debug("synced %u filesystems in %.2f s", mounts.nr_sync, now() - t0);
+	msg_debug("synced %u filesystems in %.2f s", mounts.nr_sync, mono_s() - t0);
 	return 0;
 }
 
@@ -1071,7 +1058,7 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 	struct fit_sample s;
 	char where[PATH_MAX + 16], shrunk[160] = "", used[80] = "";
 	uint64_t avail = t->swap_bytes > t->swap_used ? t->swap_bytes - t->swap_used : 0;
-	double ratio, t0 = now();
+	double ratio, t0 = mono_s();
 	int r;
 
 	memset(&in, 0, sizeof(in));
@@ -1120,7 +1107,7 @@ static int check_fit(const struct hib_opts *o, struct writer *w, const struct hi
 		  "ms",
 		  MIB(fit.in_use), MIB(fit.image), MIB(in.image_size), MIB(fit.swapped),
 		  MIB(fit.swapped_here), MIB(fit.pool), ratio, MIB_UP(fit.stored), MIB_UP(fit.need),
-		  MIB_UP(fit.margin), MIB(avail), MIB(t->swap_bytes), (now() - t0) * 1000);
+		  MIB_UP(fit.margin), MIB(avail), MIB(t->swap_bytes), (mono_s() - t0) * 1000);
 	area_name(t, where, sizeof(where));
 	if (fitcheck_fits(&fit, avail)) {
 		if (o->check_only)
@@ -1498,7 +1485,7 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 			      int *ret_woke)
 {
 	uint64_t stream = 0, avail = 0;
-	double t0 = now();
+	double t0 = mono_s();
 	unsigned long long cpu_all, cpu_own;
 	uint32_t failed = 0;
 	int r;
@@ -1541,7 +1528,7 @@ static int save_and_power_off(const struct hib_opts *o, struct writer *w, int sn
 		 "peak memory %llu KiB, %u compression thread%s", MIB(stream),
 		 MIB(w->img.meta.data_pages * w->ps),
 		 (unsigned long long)(w->img.meta.data_pages * w->ps * 100 / stream),
-		 now() - t0, usage_peak_rss_kib(), w->threads_used ? w->threads_used : 1,
+		 mono_s() - t0, usage_peak_rss_kib(), w->threads_used ? w->threads_used : 1,
 		 w->threads_used > 1 ? "s" : "");
 	msg_debug("estimated before the freeze: %llu MiB of data and map at most %llu MiB; "
 		  "written: %llu MiB of data, %llu KiB of map", MIB_UP(fit.stored - w->meta_cap),

@@ -43,16 +43,17 @@
 #include "image.h"
 #include "imagefile.h"
 #include "interrupt.h"
+#include "monoclock.h"
 #include "msg.h"
 #include "printcmd.h"
 #include "swaps.h"
 #include "target.h"
+#include "util.h"
 
 #ifndef SWAP_FLAG_DISCARD_ONCE
 #define SWAP_FLAG_DISCARD_ONCE	0x20000	/* discard the whole area at swapon: linux/swap.h */
 #endif
 
-#define MIB(x) ((unsigned long long)((x) >> 20))
 
 uint64_t imagefile_default_bytes(void)
 {
@@ -711,14 +712,6 @@ out:
 	return r;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Locate and check the file before anything changes; 0 or -errno (reported). */
 static int locate_and_warn(const char *path, struct imagefile_loc *loc)
 {
@@ -743,14 +736,14 @@ static int locate_and_warn(const char *path, struct imagefile_loc *loc)
  * file stays active (reported) */
 static int deactivate(const char *kpath, const char *path)
 {
-	double t0 = now();
+	double t0 = mono_s();
 	int r, tries = 0;
 
 	/* a signal pending makes swapoff give up with EINTR: try again */
 	while ((r = swapoff(kpath)) < 0 && errno == EINTR && ++tries < 100)
 		;
 	if (r == 0) {
-		msg_debug("swapoff '%s' took %.3f s", path, now() - t0);
+		msg_debug("swapoff '%s' took %.3f s", path, mono_s() - t0);
 		return 0;
 	}
 	r = -errno;
@@ -1070,10 +1063,10 @@ static void say_forgot(const char *path, const struct imagefile_loc *loc,
 		msg_error("cannot zero image file '%s': %s; some of the image's pages stay",
 			  path, msg_errname(r));
 	} else if (h->how == IMAGEFILE_DISCARDED) {
-		msg_info("discarded the image's pages in '%s' (%.1f s)", path, now() - t0);
+		msg_info("discarded the image's pages in '%s' (%.1f s)", path, mono_s() - t0);
 	} else {
 		msg_info("zeroed the image's pages in '%s' (%llu MiB, %.1f s; the device does "
-			 "not discard%s)", path, MIB(loc->bytes), now() - t0,
+			 "not discard%s)", path, MIB(loc->bytes), mono_s() - t0,
 			 h->how == IMAGEFILE_ZEROED ? "" : " reliably");
 	}
 }
@@ -1092,7 +1085,7 @@ static int forget_pages(const char *path, const char *kpath, int fd,
 	struct discard_ctx c = { kpath, path };
 	struct imagefile_forget f;
 	struct imagefile_forgot h;
-	double t0 = now();
+	double t0 = mono_s();
 	int r;
 
 	memset(&f, 0, sizeof(f));
@@ -1131,7 +1124,7 @@ static int image_file_run(struct hib_opts *o, const char *path, int fd,
 	/* the kernel opens the very file checked: no path to swap in between */
 	snprintf(kpath, sizeof(kpath), "/proc/self/fd/%d", fd);
 	if (!active) {
-		t0 = now();
+		t0 = mono_s();
 		/* no SWAP_FLAG_PREFER: the default priority is below every other area's */
 		if (swapon(kpath, 0) < 0) {
 			r = -errno;
@@ -1142,7 +1135,7 @@ static int image_file_run(struct hib_opts *o, const char *path, int fd,
 				 "'dmesg | tail' says why");
 			return r;
 		}
-		msg_debug("swapon '%s' took %.3f s", path, now() - t0);
+		msg_debug("swapon '%s' took %.3f s", path, mono_s() - t0);
 		if (imagefile_fd_is_active(fd) != 1) {
 			msg_error("image file '%s' is not the swap area activated: refusing to "
 				  "hibernate", path);

@@ -24,6 +24,7 @@
 #include "decompress.h"
 #include "image.h"
 #include "initramfs.h"
+#include "monoclock.h"
 #include "pefile.h"
 #include "streamend.h"
 
@@ -678,14 +679,6 @@ struct source {
 	uint8_t *buf;			/* CHUNK bytes */
 };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Where the compressed stream at @off ends: from its framing (zstd, xz) before
  * it is decompressed, from its trailer (gzip: the CRC32 and size of @out_bytes
@@ -727,7 +720,7 @@ static int read_compressed(struct walk *w, const struct source *src, uint64_t *o
 	}
 	rep->compression = t->format;
 	end = stream_end(src, *off, t->format, 0, 0, 0);
-	left = src->deadline_ms - now_ms();
+	left = src->deadline_ms - mono_ms();
 	rc = decompress_start(&d, t, src->fd, *off, end, src->dirs, left > 1 ? (int)left : 1);
 	if (rc < 0) {
 		snprintf(rep->detail, sizeof(rep->detail), "it is compressed with %s from byte %llu "
@@ -869,7 +862,7 @@ int initramfs_inspect(const char *path, const char *resume_path, const char *too
 		      int timeout_ms, struct initramfs_report *ret)
 {
 	struct source src = { .dirs = tool_dirs, .timeout_ms = timeout_ms,
-			      .deadline_ms = now_ms() + timeout_ms };
+			      .deadline_ms = mono_ms() + timeout_ms };
 	struct walk *w;
 	struct stat st;
 	int fd, r;

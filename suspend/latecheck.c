@@ -8,6 +8,7 @@
 #include "devname.h"
 #include "fsstamp.h"
 #include "latecheck.h"
+#include "monoclock.h"
 #include "taskwait.h"
 
 #define STACK_BYTES	(64u << 10)
@@ -34,7 +35,7 @@ int latecheck_init(struct latecheck *lc, const struct restamp *rs,
 	lc->ps = ps;
 	lc->read_stamp = fsstamp_read_buf;
 	lc->dev_size = devname_size;
-	lc->clock_ns = task_clock_ns;
+	lc->clock_ns = mono_ns;
 	lc->stack_bytes = STACK_BYTES;
 	lc->page = blkio_alloc(ps);
 	lc->stack = blkio_alloc(lc->stack_bytes);
@@ -254,14 +255,14 @@ static enum late_outcome check_all(struct latecheck *lc)
 	uint32_t i;
 	int r;
 
-	uint64_t t0 = task_clock_ns();
+	uint64_t t0 = mono_ns();
 
 	__atomic_store_n(&lc->at, -1, __ATOMIC_RELEASE);
 	read_begins(lc);
 	r = blkio_pread(lc->dev_fd, lc->page, lc->ps, lc->header_offset);
 	if (r == 0)
 		r = image_late_decode(lc->page, lc->ps, &lc->note);
-	lc->t_note_ns = task_clock_ns() - t0;
+	lc->t_note_ns = mono_ns() - t0;
 	if (r == -ENOENT)
 		return LATE_NO_NOTE;
 	/* another image's note cannot be: torpor-resume writes it before every restore */
@@ -271,10 +272,10 @@ static enum late_outcome check_all(struct latecheck *lc)
 		lc->err = r;
 		return LATE_UNCHECKABLE;
 	}
-	t0 = task_clock_ns();
+	t0 = mono_ns();
 	for (i = 0, o = LATE_SAME; i < lc->note.hdr.nr && o == LATE_SAME; i++)
 		o = check_entry(lc, &lc->note.fs[i]);
-	lc->t_read_ns = task_clock_ns() - t0;
+	lc->t_read_ns = mono_ns() - t0;
 	if (o != LATE_SAME)
 		return o;
 	return lc->gone ? LATE_GONE : LATE_SAME;

@@ -32,6 +32,7 @@
 #include <sys/types.h>
 
 #include "image.h"
+#include "monoclock.h"
 #include "restamp.h"
 
 enum late_outcome {
@@ -66,7 +67,7 @@ struct latecheck {
 	int (*read_stamp)(int fd, uint8_t *buf, uint64_t log_head, struct torpor_fsrec *ret);
 	/* the device's capacity after an EIO, devname_size(); tests replace it */
 	int (*dev_size)(int fd, unsigned long long *ret_bytes);
-	/* the clock of the deadlines, task_clock_ns(); tests replace it */
+	/* the clock of the deadlines, mono_ns(); tests replace it */
 	uint64_t (*clock_ns)(void);
 	/* the outcome, valid after latecheck_run() */
 	enum late_outcome outcome;

@@ -24,6 +24,7 @@
 #include "blkio.h"
 #include "hash.h"
 #include "image.h"
+#include "monoclock.h"
 #include "packpool.h"
 #include "taskwait.h"
 
@@ -247,9 +248,9 @@ static void *worker_main(void *arg)
 		j = &p->jobs[p->next_take++ % p->nr_jobs];
 		j->state = JOB_PACKING;
 		pthread_mutex_unlock(&p->lock);
-		t0 = task_clock_ns();
+		t0 = mono_ns();
 		pack_one(&p->set, me->state, j, p->block_bytes, p->ps);
-		me->busy_ns += task_clock_ns() - t0;
+		me->busy_ns += mono_ns() - t0;
 		pthread_mutex_lock(&p->lock);
 		j->state = JOB_PACKED;
 		me->packed++;
@@ -313,9 +314,9 @@ void pack_pool_submit(struct pack_pool *p, struct pack_job *j)
 	uint64_t t0;
 
 	if (!p->nr_threads) {
-		t0 = task_clock_ns();
+		t0 = mono_ns();
 		pack_one(&p->set, p->workers[0].state, j, p->block_bytes, p->ps);
-		p->workers[0].busy_ns += task_clock_ns() - t0;
+		p->workers[0].busy_ns += mono_ns() - t0;
 		j->state = JOB_PACKED;
 		p->workers[0].packed++;
 		p->next_submit++;

@@ -39,15 +39,6 @@ pid_t task_self(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
-/* CLOCK_MONOTONIC in nanoseconds, for the time each stage takes. */
-uint64_t task_clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /**
  * task_wait_released() - wait up to @ms milliseconds until thread @tid of this
  * process is gone from /proc/self/task

@@ -20,7 +20,6 @@
 int task_start(pthread_t *ret_thread, void *stack, size_t stack_bytes, void *(*fn)(void *),
 	       void *arg);
 pid_t task_self(void);
-uint64_t task_clock_ns(void);
 int task_wait_released(pid_t tid, int ms);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "blkio.h"
 #include "hash.h"
+#include "monoclock.h"
 #include "snapshot.h"
 #include "taskwait.h"
 #include "writer.h"
@@ -292,18 +293,18 @@ static int flush_out(struct writer *w)
 	size_t pages = b->fill / w->ps;
 	int r;
 
-	uint64_t t0 = task_clock_ns(), t1;
+	uint64_t t0 = mono_ns(), t1;
 
 	if (!pages)
 		return 0;
 	r = alloc_slots(w, b->off, pages, w->img.extents, &m->nr_extents, w->ext_cap);
-	t1 = task_clock_ns();
+	t1 = mono_ns();
 	w->t_alloc += t1 - t0;
 	if (r < 0)
 		return r;
 	m->data_pages += pages;
 	r = flusher_submit(&w->fl);
-	w->t_wait_write += task_clock_ns() - t1;
+	w->t_wait_write += mono_ns() - t1;
 	release_written(w);
 	return r;
 }
@@ -326,12 +327,12 @@ static int stage_block(struct writer *w, struct pack_job *j)
 			return r;
 		fb = flusher_current(&w->fl);
 	}
-	t0 = task_clock_ns();
+	t0 = mono_ns();
 	first = fb->fill / w->ps;
 	for (i = 0; i < j->padded / w->ps; i++)
 		fb->src[first + i] = j->out + i * w->ps;
 	fb->jobs++;
-	w->t_copy += task_clock_ns() - t0;
+	w->t_copy += mono_ns() - t0;
 	fb->fill += j->padded;
 	b->stored_len = j->stored_len;
 	b->flags = j->flags;
@@ -352,9 +353,9 @@ static int fill_jobs(struct writer *w, uint64_t *read_bytes, uint64_t stream_byt
 		if (w->poll && w->poll(*read_bytes, stream_bytes))
 			return -ECANCELED;
 		j->len = stream_bytes - *read_bytes < bb ? stream_bytes - *read_bytes : bb;
-		t0 = task_clock_ns();
+		t0 = mono_ns();
 		r = read_block(w, j->raw, j->len);
-		w->t_read += task_clock_ns() - t0;
+		w->t_read += mono_ns() - t0;
 		if (r < 0)
 			return r;
 		pack_pool_submit(&w->pool, j);
@@ -425,9 +426,9 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 		r = fill_jobs(w, &read_bytes, stream_bytes);
 		if (r < 0)
 			break;
-		t0 = task_clock_ns();
+		t0 = mono_ns();
 		j = pack_pool_collect(&w->pool);
-		w->t_wait_pack += task_clock_ns() - t0;
+		w->t_wait_pack += mono_ns() - t0;
 		if (!j) {
 			if (read_bytes == stream_bytes)
 				break;
@@ -458,10 +459,10 @@ int writer_save(struct writer *w, int snap_fd, uint64_t stream_bytes)
 		r = -EIO;	/* cannot happen: every block read was staged */
 	if (r == 0)
 		r = flush_out(w);
-	t0 = task_clock_ns();
+	t0 = mono_ns();
 	if (r == 0)
 		r = flusher_drain(&w->fl);
-	w->t_wait_write += task_clock_ns() - t0;
+	w->t_wait_write += mono_ns() - t0;
 	/* what the batch being filled held: stopping empties it (writer_estimate_bytes) */
 	w->staged = flusher_current(&w->fl)->fill;
 	r2 = stop_threads(w);
@@ -513,16 +514,16 @@ int writer_commit(struct writer *w, const char orig_sig[10])
 	root.version = TORPOR_FORMAT_VERSION;
 	root.page_size = w->ps;
 	memcpy(root.orig_sig, orig_sig, 10);
-	uint64_t t0 = task_clock_ns(), t1;
+	uint64_t t0 = mono_ns(), t1;
 
 	w->t_sync = 0;
 	r = write_meta(w, &root);
 	if (r < 0)
 		return r;
 	/* data and meta must be on stable storage before the root says they exist */
-	t1 = task_clock_ns();
+	t1 = mono_ns();
 	r = sync_dev(w->dev_fd);
-	w->t_sync += task_clock_ns() - t1;
+	w->t_sync += mono_ns() - t1;
 	if (r < 0)
 		return r;
 	page = blkio_alloc(w->ps);
@@ -536,12 +537,12 @@ int writer_commit(struct writer *w, const char orig_sig[10])
 	image_root_encode(&root, page, w->ps);
 	w->header_written = 1;
 	r = blkio_pwrite(w->dev_fd, page, w->ps, w->header_offset);
-	t1 = task_clock_ns();
+	t1 = mono_ns();
 	if (r == 0)
 		r = sync_dev(w->dev_fd);
-	w->t_sync += task_clock_ns() - t1;
+	w->t_sync += mono_ns() - t1;
 	blkio_free(page, w->ps);
-	w->t_commit = task_clock_ns() - t0;
+	w->t_commit = mono_ns() - t0;
 	return r;
 }
 
