@@ -27,6 +27,7 @@
 #include "msg.h"
 #include "progress.h"
 #include "restore.h"
+#include "skipsay.h"
 #include "snapshot.h"
 #include "splash.h"
 #include "sysmem.h"
@@ -67,39 +68,6 @@ static void show_progress(uint64_t done, uint64_t total)
  */
 static long long wait_deadline;
 
-#define SKIPS_SAID 8
-
-/*
- * Say which devices a lookup for @what did not read (@k, @n of them, from
- * devname_skipped(): a dead disk may carry what was looked for); those udev
- * keeps from probes only in debug.
- */
-static void say_skips(const char *what, const struct devname_skip *k, size_t n)
-{
-	char name[64], why[96];
-	size_t i;
-
-	for (i = 0; i < n && i < SKIPS_SAID; i++) {
-		devname_name(k[i].dev, name, sizeof(name));
-		devname_skip_why(&k[i], why, sizeof(why));
-		if (k[i].reason == DEVNAME_SKIP_UDEV)
-			msg_debug("skipped %s while looking for %s: %s", name, what, why);
-		else
-			msg_warn("skipped %s while looking for %s: %s", name, what, why);
-	}
-	if (n > SKIPS_SAID)
-		msg_warn("skipped %lu more devices while looking for %s",
-			 (unsigned long)(n - SKIPS_SAID), what);
-}
-
-/* say_skips() of the last lookup */
-static void say_skipped(const char *what)
-{
-	struct devname_skip k[SKIPS_SAID];
-
-	say_skips(what, k, devname_skipped(k, SKIPS_SAID));
-}
-
 /*
  * Wait for the device named @spec to appear, until the shared deadline; with
  * @by_content, @spec is a bare filesystem UUID looked up by content alone.
@@ -120,7 +88,7 @@ static int wait_device(const char *spec, int by_content, int seconds, dev_t *ret
 		nanosleep(&ts, NULL);
 	}
 	snprintf(what, sizeof(what), by_content ? "filesystem %s" : "resume device '%s'", spec);
-	say_skipped(what);
+	skipsay(what);
 	return r;
 }
 
@@ -321,7 +289,7 @@ static int read_btrfs_devs(const struct torpor_fsrec *f, const char *uuid, const
 static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_seconds)
 {
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
-	struct devname_skip k[SKIPS_SAID];
+	struct devname_skip k[SKIPSAY_MAX];
 	dev_t devs[BTRFS_DEVS_MAX];
 	uint64_t num = 0;
 	char spec[48], what[64];
@@ -335,22 +303,22 @@ static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_
 	for (;;) {
 		r = devname_resolve_all(spec, devs, BTRFS_DEVS_MAX, &n);
 		/* kept: each read of a stamp is a lookup of its own */
-		nk = devname_skipped(k, SKIPS_SAID);
+		nk = devname_skipped(k, SKIPSAY_MAX);
 		if (r == 0)
 			r = read_btrfs_devs(f, uuid, devs, n, &num);
 		if (r < 0 && r != -ENOENT) {
-			say_skips(what, k, nk);
+			skipsay_list(what, k, nk);
 			return r;
 		}
 		if (r == 0 && num == n) {
-			say_skips(what, k, nk);
+			skipsay_list(what, k, nk);
 			return 0;
 		}
 		if (wallclock_ms() >= wait_deadline)
 			break;
 		nanosleep(&ts, NULL);
 	}
-	say_skips(what, k, nk);
+	skipsay_list(what, k, nk);
 	if (r == -ENOENT)
 		return 1;
 	msg_error("filesystem %s (mounted when hibernating) has %llu devices, %llu appeared "
@@ -787,7 +755,7 @@ static size_t every_device(const char *spec, dev_t *devs, size_t cap)
 	if (devname_resolve_all(spec, devs, cap, &n) < 0)
 		n = 0;
 	snprintf(what, sizeof(what), "'%s'", spec);
-	say_skipped(what);
+	skipsay(what);
 	if (n < cap && devname_link(spec, &link) == 0) {
 		for (i = 0; i < n && devs[i] != link; i++)
 			;

@@ -45,6 +45,7 @@
 #include "msg.h"
 #include "progress.h"
 #include "restamp.h"
+#include "skipsay.h"
 #include "snapshot.h"
 #include "splash.h"
 #include "swaps.h"
@@ -163,30 +164,6 @@ static void hint_swaps(void)
 }
 
 /*
- * The devices the last lookup, for @what, did not read (see devname_skipped()):
- * one that did not answer may carry what was looked for, and a process stuck
- * reading it would also keep the freeze from completing.  Those udev keeps
- * from probes are said in debug only.
- */
-void hibernate_say_skipped(const char *what)
-{
-	struct devname_skip k[8];
-	char name[64], why[96];
-	size_t n = devname_skipped(k, 8), i;
-
-	for (i = 0; i < n && i < 8; i++) {
-		devname_name(k[i].dev, name, sizeof(name));
-		devname_skip_why(&k[i], why, sizeof(why));
-		if (k[i].reason == DEVNAME_SKIP_UDEV)
-			msg_debug("skipped %s while looking for %s: %s", name, what, why);
-		else
-			msg_warn("skipped %s while looking for %s: %s", name, what, why);
-	}
-	if (n > 8)
-		msg_warn("skipped %zu more devices while looking for %s", n - 8, what);
-}
-
-/*
  * resume= names several devices (a copy of a disk, a clone's UUID): the next
  * boot cannot tell which holds the image, so it would discard every one.
  */
@@ -200,7 +177,7 @@ void hibernate_say_ambiguous(const char *spec)
 	if (devname_resolve_all(spec, devs, sizeof(devs) / sizeof(devs[0]), &n) < 0)
 		n = 0;
 	snprintf(what, sizeof(what), "resume device '%s'", spec);
-	hibernate_say_skipped(what);
+	skipsay(what);
 	for (i = 0; i < n && at < sizeof(list); i++) {
 		devname_name(devs[i], name, sizeof(name));
 		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "", name);
@@ -433,7 +410,7 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 		return r;
 	}
 	snprintf(what, sizeof(what), "resume device '%s'", o->resume);
-	hibernate_say_skipped(what);
+	skipsay(what);
 	if (r < 0) {
 		msg_error("cannot find resume device '%s': %s", o->resume, msg_errname(r));
 		hint_swaps();
@@ -521,7 +498,7 @@ static int check_next_boot(const struct hib_target *t, const char *spec)
 	if (res != NEXTBOOT_MALFORMED && res != NEXTBOOT_NORESUME && res != NEXTBOOT_UNNAMED &&
 	    strcmp(nb.cl.resume, spec)) {
 		snprintf(what, sizeof(what), "the kernel command line's resume=%s", nb.cl.resume);
-		hibernate_say_skipped(what);
+		skipsay(what);
 	}
 	switch (res) {
 	case NEXTBOOT_AGREES:
@@ -721,7 +698,7 @@ static int check_unique(const struct torpor_image *img)
 	size_t i, at = 0;
 	int among = 0, r;
 
-	r = fsunique_check(img->fs, img->meta.nr_fs, hibernate_say_skipped, &c);
+	r = fsunique_check(img->fs, img->meta.nr_fs, skipsay, &c);
 	if (r == 0)
 		return 0;
 	f = &img->fs[c.index];

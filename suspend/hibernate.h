@@ -29,7 +29,6 @@ struct hib_target;
 
 int hibernate_run(const struct hib_opts *o);
 void hibernate_say_ambiguous(const char *spec);
-void hibernate_say_skipped(const char *what);
 int hibernate_resolve(const struct hib_opts *o, struct hib_target *t);
 int hibernate_check_namespaces(void);
 int hibernate_check_answers(dev_t dev, const char *what);

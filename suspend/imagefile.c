@@ -46,6 +46,7 @@
 #include "monoclock.h"
 #include "msg.h"
 #include "printcmd.h"
+#include "skipsay.h"
 #include "swaps.h"
 #include "target.h"
 #include "util.h"
@@ -533,7 +534,7 @@ static int format_line(const struct imagefile_loc *loc, char *buf, size_t len,
 		/* "resume=UUID=<36> resume_offset=N": the next boot must find one device */
 		snprintf(spec, sizeof(spec), "%.41s", buf + strlen("resume="));
 		if (devname_resolve(spec, &dev) != -ENOTUNIQ) {
-			hibernate_say_skipped(spec);
+			skipsay(spec);
 			return 1;
 		}
 		if (ret_spec)
@@ -1186,7 +1187,7 @@ int imagefile_check_resume(const struct hib_opts *o, const char *path,
 		return r;
 	}
 	if (o->resume[0])
-		hibernate_say_skipped(o->resume);
+		skipsay(o->resume);
 	if (o->resume[0] && (r < 0 || dev != loc->dev)) {
 		msg_error("resume=%s does not name the filesystem of image file '%s' "
 			  "(device %u:%u): the next boot would not find the image", o->resume,

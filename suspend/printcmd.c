@@ -17,6 +17,7 @@
 #include "devname.h"
 #include "msg.h"
 #include "printcmd.h"
+#include "skipsay.h"
 
 int printcmd_format(const struct hib_target *t, const struct probe_id *id, char *buf,
 		    size_t len)
@@ -107,7 +108,7 @@ int printcmd_run(const struct hib_opts *opts)
 			hibernate_say_ambiguous(spec);
 			return -ENOTUNIQ;
 		}
-		hibernate_say_skipped(spec);
+		skipsay(spec);
 	}
 	printf("%s\n", line);
 	return fflush(stdout) == 0 ? 0 : -EIO;
