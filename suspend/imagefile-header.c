@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * imagefile-header.c - the image file's header page, where the next boot reads
+ * it: a swap signature, or an image no boot consumed (invalidated)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "devname.h"
+#include "image.h"
+#include "imagefile-header.h"
+
+/* pread()/pwrite() of one aligned page with O_DIRECT, buffered where refused */
+static int page_io(int fd, void *page, uint32_t ps, uint64_t off, int write)
+{
+	int fl = fcntl(fd, F_GETFL), direct = 0;
+	ssize_t n;
+
+	if (fl >= 0 && !(fl & O_DIRECT) && fcntl(fd, F_SETFL, fl | O_DIRECT) == 0)
+		direct = 1;
+	for (;;) {
+		n = write ? pwrite(fd, page, ps, (off_t)off) : pread(fd, page, ps, (off_t)off);
+		if (n < 0 && errno == EINVAL && direct) {
+			(void)fcntl(fd, F_SETFL, fl);
+			direct = 0;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	if (direct)
+		(void)fcntl(fd, F_SETFL, fl);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == ps ? 0 : -EIO;
+}
+
+int imagefile_header_check(int fd, uint64_t off, uint32_t ps, int fix)
+{
+	struct torpor_root root;
+	const char *sig = SWAP_SIG;
+	void *page;
+	int r;
+
+	if (posix_memalign(&page, 4096, ps))
+		return -ENOMEM;
+	r = page_io(fd, page, ps, off, 0);
+	if (r < 0)
+		goto out;
+	switch (image_classify(page, ps)) {
+	case IMAGE_SIG_SWAP:
+		r = 0;
+		goto out;
+	case IMAGE_SIG_TORPOR:
+		break;
+	default:
+		r = -EMEDIUMTYPE;
+		goto out;
+	}
+	r = 1;
+	if (!fix)
+		goto out;
+	/* as torpor-resume's loader_invalidate() */
+	if (image_root_decode(page, ps, &root) == 0 &&
+	    (!memcmp(root.orig_sig, SWAP_SIG, 10) || !memcmp(root.orig_sig, SWAP_SIG_OLD, 10)))
+		sig = root.orig_sig;
+	memset((uint8_t *)page + TORPOR_ROOT_OFFSET, 0, sizeof(struct torpor_root));
+	memcpy((uint8_t *)page + ps - TORPOR_SIG_LEN, sig, 10);
+	r = page_io(fd, page, ps, off, 1);
+	if (r == 0 && fdatasync(fd) < 0)
+		r = -errno;
+	if (r == 0)
+		r = 1;
+out:
+	free(page);
+	return r;
+}
+
+int imagefile_header_on_disk(int fd, const struct imagefile_loc *loc, uint32_t ps, int fix)
+{
+	int mode = fix ? O_RDWR : O_RDONLY, dev_fd, r;
+
+	dev_fd = devname_open(loc->dev, mode | O_DIRECT);
+	if (dev_fd < 0)
+		dev_fd = devname_open(loc->dev, mode);
+	if (dev_fd < 0)
+		return imagefile_header_check(fd, 0, ps, fix);
+	r = imagefile_header_check(dev_fd, loc->offset_pages * ps, ps, fix);
+	close(dev_fd);
+	if (fix)
+		(void)posix_fadvise(fd, 0, ps, POSIX_FADV_DONTNEED);
+	return r;
+}
