@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * imagefile-activate.c - the image file as a swap area: whether it is active,
- * and the swapoff after the hibernation
+ * the swapon just for the hibernation and the swapoff after it
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -48,6 +48,31 @@ int imagefile_fd_is_active(int fd)
 	if (fstat(fd, &f) < 0)
 		return -errno;
 	return stat_is_active(&f);
+}
+
+int imagefile_activate(const char *kpath, const char *path, int fd)
+{
+	double t0 = mono_s();
+	int r;
+
+	/* no SWAP_FLAG_PREFER: the default priority is below every other area's */
+	if (swapon(kpath, 0) < 0) {
+		r = -errno;
+		msg_error("cannot activate image file '%s' as swap: %s", path,
+			  msg_errname(r));
+		msg_hint(r == -EINVAL ? "the kernel refused it (holes? 'dmesg | tail'); "
+			 "make it again with 'torpor-suspend --setup-image-file'" :
+			 "'dmesg | tail' says why");
+		return r;
+	}
+	msg_debug("swapon '%s' took %.3f s", path, mono_s() - t0);
+	if (imagefile_fd_is_active(fd) != 1) {
+		msg_error("image file '%s' is not the swap area activated: refusing to "
+			  "hibernate", path);
+		(void)imagefile_deactivate(kpath, path);
+		return -ESTALE;
+	}
+	return 0;
 }
 
 int imagefile_deactivate(const char *kpath, const char *path)

@@ -7,14 +7,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/swap.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "hibernate.h"
 #include "imagefile.h"
 #include "interrupt.h"
-#include "monoclock.h"
 #include "msg.h"
 #include "util.h"
 
@@ -23,30 +21,14 @@ static int image_file_run(struct hib_opts *o, const char *path, int fd,
 			  const struct imagefile_loc *loc, int active, int discard)
 {
 	char kpath[64];
-	double t0;
 	int r;
 
 	/* the kernel opens the very file checked: no path to swap in between */
 	snprintf(kpath, sizeof(kpath), "/proc/self/fd/%d", fd);
 	if (!active) {
-		t0 = mono_s();
-		/* no SWAP_FLAG_PREFER: the default priority is below every other area's */
-		if (swapon(kpath, 0) < 0) {
-			r = -errno;
-			msg_error("cannot activate image file '%s' as swap: %s", path,
-				  msg_errname(r));
-			msg_hint(r == -EINVAL ? "the kernel refused it (holes? 'dmesg | tail'); "
-				 "make it again with 'torpor-suspend --setup-image-file'" :
-				 "'dmesg | tail' says why");
+		r = imagefile_activate(kpath, path, fd);
+		if (r < 0)
 			return r;
-		}
-		msg_debug("swapon '%s' took %.3f s", path, mono_s() - t0);
-		if (imagefile_fd_is_active(fd) != 1) {
-			msg_error("image file '%s' is not the swap area activated: refusing to "
-				  "hibernate", path);
-			(void)imagefile_deactivate(kpath, path);
-			return -ESTALE;
-		}
 	}
 	snprintf(o->resume, sizeof(o->resume), "%u:%u", major(loc->dev), minor(loc->dev));
 	o->offset = loc->offset_pages;
