@@ -21,6 +21,7 @@
 int imagefile_format_line(const struct imagefile_loc *loc, char *buf, size_t len,
 			  char *ret_spec, size_t spec_len)
 {
+	enum imagefile_line kind = IMAGEFILE_LINE_DEVNAME;
 	struct hib_target t;
 	struct probe_id id;
 	char dname[64], spec[48];
@@ -39,15 +40,15 @@ int imagefile_format_line(const struct imagefile_loc *loc, char *buf, size_t len
 		snprintf(spec, sizeof(spec), "%.41s", buf + strlen("resume="));
 		if (devname_resolve(spec, &dev) != -ENOTUNIQ) {
 			skipsay(spec);
-			return 1;
+			return IMAGEFILE_LINE_UUID;
 		}
 		if (ret_spec)
 			snprintf(ret_spec, spec_len, "%s", spec);
-		r = -ENOTUNIQ;
+		kind = IMAGEFILE_LINE_AMBIGUOUS;
 	}
 	snprintf(buf, len, "resume=%s resume_offset=%llu", dname,
 		 (unsigned long long)loc->offset_pages);
-	return r < 0 ? r : 0;
+	return r < 0 ? r : (int)kind;
 }
 
 int imagefile_print_line(const char *path, const struct imagefile_loc *loc)
@@ -57,16 +58,16 @@ int imagefile_print_line(const char *path, const struct imagefile_loc *loc)
 
 	devname_name(loc->dev, dname, sizeof(dname));
 	r = imagefile_format_line(loc, line, sizeof(line), spec, sizeof(spec));
-	if (r == -ENOTUNIQ) {
+	if (r == IMAGEFILE_LINE_AMBIGUOUS) {
 		hibernate_say_ambiguous(spec);
-		return r;
+		return -ENOTUNIQ;
 	}
 	if (r < 0) {
 		msg_error("cannot read %s, the filesystem of '%s': %s", dname, path,
 			  msg_errname(r));
 		return r;
 	}
-	if (r == 0) {
+	if (r == IMAGEFILE_LINE_DEVNAME) {
 		msg_error("the filesystem of '%s' on %s has no UUID to name it by", path, dname);
 		msg_hint("add %s to the kernel command line", line);
 		return -ENOENT;

@@ -8,12 +8,19 @@
 #include "hibernate.h"
 #include "imagefile-layout.h"
 
+/* What imagefile_format_line() named the file's filesystem by. */
+enum imagefile_line {
+	IMAGEFILE_LINE_DEVNAME,		/* resume=/dev/NAME: it has no UUID */
+	IMAGEFILE_LINE_UUID,		/* resume=UUID=...: one device carries it */
+	IMAGEFILE_LINE_AMBIGUOUS,	/* resume=/dev/NAME: another device carries its UUID */
+};
+
 /*
  * imagefile_format_line() - the kernel parameters that name @loc, in @buf:
  * "resume=UUID=... resume_offset=N", else (no UUID, an unreadable device, a UUID
  * that several devices carry) "resume=/dev/NAME resume_offset=N".
- * Return: 1 with the UUID, 0 without it, -ENOTUNIQ when another device carries
- * it too (@ret_spec, of @spec_len, gets "UUID=..."), -errno from reading the device.
+ * Return: an enum imagefile_line (with IMAGEFILE_LINE_AMBIGUOUS, @ret_spec, of
+ * @spec_len, gets "UUID=..."), or -errno from reading the device.
  */
 int imagefile_format_line(const struct imagefile_loc *loc, char *buf, size_t len,
 			  char *ret_spec, size_t spec_len);
