@@ -54,15 +54,15 @@ int imagefile_header_check(int fd, uint64_t off, uint32_t ps, int fix)
 		goto out;
 	switch (image_classify(page, ps)) {
 	case IMAGE_SIG_SWAP:
-		r = 0;
+		r = IMAGEFILE_HEADER_SWAP;
 		goto out;
 	case IMAGE_SIG_TORPOR:
 		break;
 	default:
-		r = -EMEDIUMTYPE;
+		r = IMAGEFILE_HEADER_FOREIGN;
 		goto out;
 	}
-	r = 1;
+	r = IMAGEFILE_HEADER_IMAGE;
 	if (!fix)
 		goto out;
 	/* as torpor-resume's loader_invalidate() */
@@ -75,7 +75,7 @@ int imagefile_header_check(int fd, uint64_t off, uint32_t ps, int fix)
 	if (r == 0 && fdatasync(fd) < 0)
 		r = -errno;
 	if (r == 0)
-		r = 1;
+		r = IMAGEFILE_HEADER_IMAGE;
 out:
 	free(page);
 	return r;

@@ -7,6 +7,13 @@
 
 #include "imagefile-layout.h"
 
+/* What the image file's header page holds. */
+enum imagefile_header {
+	IMAGEFILE_HEADER_SWAP,		/* a swap header */
+	IMAGEFILE_HEADER_IMAGE,		/* torpor's signature: an image no boot consumed */
+	IMAGEFILE_HEADER_FOREIGN,	/* neither: not a swap area */
+};
+
 /**
  * imagefile_header_check() - what the image file's header page holds
  * @fd, @off: the file itself and 0, or better its filesystem's block device and
@@ -19,8 +26,8 @@
  *       recorded in it, else SWAPSPACE2, restored) and fdatasync()
  * Read and written with O_DIRECT where allowed (the image's root went to the
  * disk past the file's page cache).
- * Return: 0 (a swap header), 1 (torpor's signature: an image no boot consumed;
- * invalidated with @fix), -EMEDIUMTYPE (neither), -errno.  Silent.
+ * Return: an enum imagefile_header (IMAGEFILE_HEADER_IMAGE: invalidated with
+ * @fix), or -errno.  Silent.
  */
 int imagefile_header_check(int fd, uint64_t off, uint32_t ps, int fix);
 

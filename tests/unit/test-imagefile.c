@@ -385,7 +385,8 @@ static void test_header(const char *dir)
 	orig = malloc(ps);
 	now = malloc(ps);
 	pread(fd, orig, ps, 0);
-	tap_ok(imagefile_header_check(fd, 0, ps, 0) == 0, "imagefile: a fresh file has a swap header");
+	tap_ok(imagefile_header_check(fd, 0, ps, 0) == IMAGEFILE_HEADER_SWAP,
+	       "imagefile: a fresh file has a swap header");
 	for (i = 0; i < 3; i++) {
 		memcpy(page, orig, ps);
 		memset(&root, 0, sizeof(root));
@@ -401,7 +402,7 @@ static void test_header(const char *dir)
 		fsync(fd);
 		r = imagefile_header_check(fd, 0, ps, 0);
 		pread(fd, now, ps, 0);
-		tap_ok(r == 1 && !memcmp(now, page, ps),
+		tap_ok(r == IMAGEFILE_HEADER_IMAGE && !memcmp(now, page, ps),
 		       "imagefile: a leftover image (%.10s kept) is found, nothing changed (%d)",
 		       sigs[i], r);
 		r = imagefile_header_check(fd, 0, ps, 1);
@@ -409,8 +410,8 @@ static void test_header(const char *dir)
 		memcpy(page, orig, ps);
 		if (i == 1)
 			memcpy(page + ps - 10, SWAP_SIG_OLD, 10);
-		tap_ok(r == 1 && !memcmp(now, page, ps) &&
-		       imagefile_header_check(fd, 0, ps, 0) == 0,
+		tap_ok(r == IMAGEFILE_HEADER_IMAGE && !memcmp(now, page, ps) &&
+		       imagefile_header_check(fd, 0, ps, 0) == IMAGEFILE_HEADER_SWAP,
 		       "imagefile: invalidated: root record cleared, %s back, mkswap's fields kept",
 		       i == 1 ? SWAP_SIG_OLD : SWAP_SIG);
 	}
@@ -420,7 +421,7 @@ static void test_header(const char *dir)
 	fsync(fd);
 	r = imagefile_header_check(fd, 0, ps, 1);
 	pread(fd, now, ps, 0);
-	tap_ok(r == -EMEDIUMTYPE && !memcmp(now, page, ps),
+	tap_ok(r == IMAGEFILE_HEADER_FOREIGN && !memcmp(now, page, ps),
 	       "imagefile: another signature (the kernel's S1SUSPEND) is refused, left as it is");
 	free(page);
 	free(orig);
