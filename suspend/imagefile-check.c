@@ -53,24 +53,7 @@ int imagefile_check_run(const char *path, const struct hib_opts *o)
 	}
 	active = imagefile_fd_is_active(fd);
 	/* an active file has a swap header, or swapon would have refused it */
-	r = active > 0 ? IMAGEFILE_HEADER_SWAP :
-	    imagefile_header_on_disk(fd, &loc, (uint32_t)sysconf(_SC_PAGESIZE), 0);
-	if (r == IMAGEFILE_HEADER_SWAP) {
-		r = 0;
-	} else if (r == IMAGEFILE_HEADER_IMAGE) {
-		msg_error("image file '%s' holds an image that no boot resumed: the boot after "
-			  "the hibernation did not look there", path);
-		msg_hint("hibernating discards it; check the kernel command line below, and "
-			 "that the initramfs has torpor");
-		r = -EEXIST;
-	} else if (r == IMAGEFILE_HEADER_FOREIGN) {
-		msg_error("image file '%s' has no swap signature: not a swap area", path);
-		msg_hint("make it again with 'torpor-suspend --setup-image-file'");
-		r = -EMEDIUMTYPE;
-	} else {
-		msg_error("cannot read the header of image file '%s': %s", path,
-			  msg_errname(r));
-	}
+	r = active > 0 ? 0 : imagefile_header_and_warn(fd, &loc, path, 0);
 	if (loc.bytes < want)
 		msg_warn("image file '%s' is %llu MiB, less than half of RAM (%llu MiB): a "
 			 "large image may not fit", path, MIB(loc.bytes), MIB(want));

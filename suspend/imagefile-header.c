@@ -12,7 +12,9 @@
 
 #include "devname.h"
 #include "image.h"
+#include "imagefile-cmdline.h"
 #include "imagefile-header.h"
+#include "msg.h"
 
 /* pread()/pwrite() of one aligned page with O_DIRECT, buffered where refused */
 static int page_io(int fd, void *page, uint32_t ps, uint64_t off, int write)
@@ -94,5 +96,39 @@ int imagefile_header_on_disk(int fd, const struct imagefile_loc *loc, uint32_t p
 	close(dev_fd);
 	if (fix)
 		(void)posix_fadvise(fd, 0, ps, POSIX_FADV_DONTNEED);
+	return r;
+}
+
+int imagefile_header_and_warn(int fd, const struct imagefile_loc *loc, const char *path, int fix)
+{
+	char line[160];
+	int r;
+
+	r = imagefile_header_on_disk(fd, loc, (uint32_t)sysconf(_SC_PAGESIZE), fix);
+	if (r == IMAGEFILE_HEADER_SWAP)
+		return 0;
+	if (r == IMAGEFILE_HEADER_IMAGE && fix) {
+		(void)imagefile_format_line(loc, line, sizeof(line), NULL, 0);
+		msg_warn("an image that no boot resumed was left in '%s': discarded", path);
+		msg_hint("the boot after a hibernation must have %s on its kernel command line, "
+			 "and torpor in its initramfs", line);
+		return 0;
+	}
+	if (r == IMAGEFILE_HEADER_IMAGE) {
+		msg_error("image file '%s' holds an image that no boot resumed: the boot after "
+			  "the hibernation did not look there", path);
+		msg_hint("hibernating discards it; check the kernel command line below, and "
+			 "that the initramfs has torpor");
+		return -EEXIST;
+	}
+	if (r == IMAGEFILE_HEADER_FOREIGN) {
+		msg_error("image file '%s' has no swap signature: not a swap area", path);
+		msg_hint(fix ? "make it again with 'torpor-suspend --setup-image-file', then "
+			 "correct resume_offset= ('torpor-suspend --print-cmdline')" :
+			 "make it again with 'torpor-suspend --setup-image-file'");
+		return -EMEDIUMTYPE;
+	}
+	msg_error("cannot %s the header of image file '%s': %s", r == -EIO || !fix ? "read" :
+		  "read or restore", path, msg_errname(r));
 	return r;
 }

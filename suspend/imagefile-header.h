@@ -41,4 +41,16 @@ int imagefile_header_check(int fd, uint64_t off, uint32_t ps, int fix);
  */
 int imagefile_header_on_disk(int fd, const struct imagefile_loc *loc, uint32_t ps, int fix);
 
+/**
+ * imagefile_header_and_warn() - imagefile_header_on_disk() of image file @path,
+ * and what the page holds said
+ * @fix: before a hibernation: a leftover image is invalidated, with a warning;
+ *       without (--check), it is an error
+ * Return: 0 (a swap header, or a leftover image invalidated with @fix);
+ * -EEXIST (a leftover image, without @fix); -EMEDIUMTYPE (no swap signature);
+ * -errno.  Reported.
+ */
+int imagefile_header_and_warn(int fd, const struct imagefile_loc *loc, const char *path,
+			      int fix);
+
 #endif

@@ -59,8 +59,6 @@ static int image_file_run(struct hib_opts *o, const char *path, int fd,
 static int prepare(struct hib_opts *o, const char *path, int fd,
 		   const struct imagefile_loc *loc, int *ret_active)
 {
-	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
-	char line[160];
 	int r;
 
 	r = imagefile_check_resume(o, path, loc);
@@ -77,24 +75,7 @@ static int prepare(struct hib_opts *o, const char *path, int fd,
 	}
 	if (*ret_active)
 		return 0;
-	r = imagefile_header_on_disk(fd, loc, ps, 1);
-	if (r == IMAGEFILE_HEADER_IMAGE) {
-		(void)imagefile_format_line(loc, line, sizeof(line), NULL, 0);
-		msg_warn("an image that no boot resumed was left in '%s': discarded", path);
-		msg_hint("the boot after a hibernation must have %s on its kernel command line, "
-			 "and torpor in its initramfs", line);
-		return 0;
-	}
-	if (r == IMAGEFILE_HEADER_FOREIGN) {
-		msg_error("image file '%s' has no swap signature: not a swap area", path);
-		msg_hint("make it again with 'torpor-suspend --setup-image-file', then correct "
-			 "resume_offset= ('torpor-suspend --print-cmdline')");
-		return -EMEDIUMTYPE;
-	}
-	if (r < 0)
-		msg_error("cannot %s the header of image file '%s': %s", r == -EIO ? "read" :
-			  "read or restore", path, msg_errname(r));
-	return r < 0 ? r : 0;
+	return imagefile_header_and_warn(fd, loc, path, 1);
 }
 
 int imagefile_hibernate_run(const struct hib_opts *opts, const char *path, int discard)
