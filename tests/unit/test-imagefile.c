@@ -123,11 +123,21 @@ static void test_create(const char *dir)
 	unlink(path);
 }
 
+/* writes @text to @path; 0 or -1 */
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
 /* writes @text into @dir/@name, making the folders; 0 or -1 */
 static int put(const char *dir, const char *name, const char *text)
 {
 	char path[512], *p;
-	FILE *f;
 
 	mkdir(dir, 0700);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -136,11 +146,7 @@ static int put(const char *dir, const char *name, const char *text)
 		mkdir(path, 0700);
 		*p = '/';
 	}
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
+	return write_text(path, text);
 }
 
 /* discard support as sysfs tells it: a disk's queue, a partition's disk's queue */
@@ -203,22 +209,29 @@ static void test_zero(const char *dir)
 	unlink(path);
 }
 
+/* the first block device /sys/dev/block lists, in @maj and @min (unchanged: none) */
+static void some_block_dev(unsigned *maj, unsigned *min)
+{
+	struct dirent *e;
+	DIR *d;
+
+	d = opendir("/sys/dev/block");
+	while (d && (e = readdir(d)))
+		if (sscanf(e->d_name, "%u:%u", maj, min) == 2)
+			break;
+	if (d)
+		closedir(d);
+}
+
 /* the next boot must look where the image goes: resume= and resume_offset= */
 static void test_check_resume(void)
 {
 	struct imagefile_loc loc;
 	struct hib_opts o;
 	unsigned maj = 0, min = 0;
-	struct dirent *e;
-	DIR *d;
 
 	/* a block device this machine has: resume= must resolve */
-	d = opendir("/sys/dev/block");
-	while (d && (e = readdir(d)))
-		if (sscanf(e->d_name, "%u:%u", &maj, &min) == 2)
-			break;
-	if (d)
-		closedir(d);
+	some_block_dev(&maj, &min);
 	tap_ok(maj || min, "imagefile: /sys/dev/block names a block device (%u:%u)", maj, min);
 	memset(&loc, 0, sizeof(loc));
 	loc.dev = makedev(maj, min);
@@ -430,17 +443,6 @@ static void test_header(const char *dir)
 	unlink(p);
 }
 
-/* writes @text to @path; 0 or -1 */
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
 /* the running kernel's command line must name the file, whatever the options say */
 static void test_cmdline_check(const char *dir)
 {
@@ -466,16 +468,9 @@ static void test_cmdline_check(const char *dir)
 	unsigned maj = 0, min = 0;
 	char path[512], text[256], devs[32];
 	const char *c;
-	struct dirent *e;
 	size_t i, n;
-	DIR *d;
 
-	d = opendir("/sys/dev/block");
-	while (d && (e = readdir(d)))
-		if (sscanf(e->d_name, "%u:%u", &maj, &min) == 2)
-			break;
-	if (d)
-		closedir(d);
+	some_block_dev(&maj, &min);
 	memset(&loc, 0, sizeof(loc));
 	loc.dev = makedev(maj, min);
 	loc.offset_pages = 35680;
