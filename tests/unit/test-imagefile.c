@@ -123,11 +123,21 @@ static void test_create(const char *dir)
 	unlink(path);
 }
 
+/* writes @text to @path; 0 or -1 */
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
 /* writes @text into @dir/@name, making the folders; 0 or -1 */
 static int put(const char *dir, const char *name, const char *text)
 {
 	char path[512], *p;
-	FILE *f;
 
 	mkdir(dir, 0700);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -136,11 +146,7 @@ static int put(const char *dir, const char *name, const char *text)
 		mkdir(path, 0700);
 		*p = '/';
 	}
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
+	return write_text(path, text);
 }
 
 /* discard support as sysfs tells it: a disk's queue, a partition's disk's queue */
@@ -203,22 +209,29 @@ static void test_zero(const char *dir)
 	unlink(path);
 }
 
+/* the first block device /sys/dev/block lists, in @maj and @min (unchanged: none) */
+static void some_block_dev(unsigned *maj, unsigned *min)
+{
+	struct dirent *e;
+	DIR *d;
+
+	d = opendir("/sys/dev/block");
+	while (d && (e = readdir(d)))
+		if (sscanf(e->d_name, "%u:%u", maj, min) == 2)
+			break;
+	if (d)
+		closedir(d);
+}
+
 /* the next boot must look where the image goes: resume= and resume_offset= */
 static void test_check_resume(void)
 {
 	struct imagefile_loc loc;
 	struct hib_opts o;
 	unsigned maj = 0, min = 0;
-	struct dirent *e;
-	DIR *d;
 
 	/* a block device this machine has: resume= must resolve */
-	d = opendir("/sys/dev/block");
-	while (d && (e = readdir(d)))
-		if (sscanf(e->d_name, "%u:%u", &maj, &min) == 2)
-			break;
-	if (d)
-		closedir(d);
+	some_block_dev(&maj, &min);
 	tap_ok(maj || min, "imagefile: /sys/dev/block names a block device (%u:%u)", maj, min);
 	memset(&loc, 0, sizeof(loc));
 	loc.dev = makedev(maj, min);
@@ -385,7 +398,8 @@ static void test_header(const char *dir)
 	orig = malloc(ps);
 	now = malloc(ps);
 	pread(fd, orig, ps, 0);
-	tap_ok(imagefile_header_check(fd, 0, ps, 0) == 0, "imagefile: a fresh file has a swap header");
+	tap_ok(imagefile_header_check(fd, 0, ps, 0) == IMAGEFILE_HEADER_SWAP,
+	       "imagefile: a fresh file has a swap header");
 	for (i = 0; i < 3; i++) {
 		memcpy(page, orig, ps);
 		memset(&root, 0, sizeof(root));
@@ -401,7 +415,7 @@ static void test_header(const char *dir)
 		fsync(fd);
 		r = imagefile_header_check(fd, 0, ps, 0);
 		pread(fd, now, ps, 0);
-		tap_ok(r == 1 && !memcmp(now, page, ps),
+		tap_ok(r == IMAGEFILE_HEADER_IMAGE && !memcmp(now, page, ps),
 		       "imagefile: a leftover image (%.10s kept) is found, nothing changed (%d)",
 		       sigs[i], r);
 		r = imagefile_header_check(fd, 0, ps, 1);
@@ -409,8 +423,8 @@ static void test_header(const char *dir)
 		memcpy(page, orig, ps);
 		if (i == 1)
 			memcpy(page + ps - 10, SWAP_SIG_OLD, 10);
-		tap_ok(r == 1 && !memcmp(now, page, ps) &&
-		       imagefile_header_check(fd, 0, ps, 0) == 0,
+		tap_ok(r == IMAGEFILE_HEADER_IMAGE && !memcmp(now, page, ps) &&
+		       imagefile_header_check(fd, 0, ps, 0) == IMAGEFILE_HEADER_SWAP,
 		       "imagefile: invalidated: root record cleared, %s back, mkswap's fields kept",
 		       i == 1 ? SWAP_SIG_OLD : SWAP_SIG);
 	}
@@ -420,24 +434,13 @@ static void test_header(const char *dir)
 	fsync(fd);
 	r = imagefile_header_check(fd, 0, ps, 1);
 	pread(fd, now, ps, 0);
-	tap_ok(r == -EMEDIUMTYPE && !memcmp(now, page, ps),
+	tap_ok(r == IMAGEFILE_HEADER_FOREIGN && !memcmp(now, page, ps),
 	       "imagefile: another signature (the kernel's S1SUSPEND) is refused, left as it is");
 	free(page);
 	free(orig);
 	free(now);
 	close(fd);
 	unlink(p);
-}
-
-/* writes @text to @path; 0 or -1 */
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
 }
 
 /* the running kernel's command line must name the file, whatever the options say */
@@ -465,16 +468,9 @@ static void test_cmdline_check(const char *dir)
 	unsigned maj = 0, min = 0;
 	char path[512], text[256], devs[32];
 	const char *c;
-	struct dirent *e;
 	size_t i, n;
-	DIR *d;
 
-	d = opendir("/sys/dev/block");
-	while (d && (e = readdir(d)))
-		if (sscanf(e->d_name, "%u:%u", &maj, &min) == 2)
-			break;
-	if (d)
-		closedir(d);
+	some_block_dev(&maj, &min);
 	memset(&loc, 0, sizeof(loc));
 	loc.dev = makedev(maj, min);
 	loc.offset_pages = 35680;
