@@ -6,6 +6,7 @@
  * (klibc has no posix_memalign).
  */
 #include <errno.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -48,6 +49,14 @@ int blkio_pread(int fd, void *buf, size_t len, uint64_t off)
 	if (n < 0)
 		return (int)n;
 	return (size_t)n == len ? 0 : -EIO;
+}
+
+/* Read @len bytes at @off, fewer only where the device ends; kernel-doc in blkio.h. */
+ssize_t blkio_pread_upto(int fd, void *buf, size_t len, uint64_t off)
+{
+	if (off > (uint64_t)LLONG_MAX - len)
+		return -EINVAL;
+	return move(fd, buf, NULL, len, off);
 }
 
 /* Write exactly @len bytes at @off; 0, -EIO on a zero-length write, or -errno. */

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blkio.h"
 #include "deadline.h"
 #include "decimal.h"
 #include "devname.h"
@@ -472,31 +473,10 @@ const char *devname_name(dev_t dev, char *buf, size_t len)
 	return buf;
 }
 
-/* pread() until @len bytes or end of device; returns the count or -errno. */
-static ssize_t pread_full(int fd, void *buf, size_t len, unsigned long long off)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	if (off > (unsigned long long)LLONG_MAX - len)
-		return -EINVAL;
-	while (got < len) {
-		n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		got += n;
-	}
-	return got;
-}
-
 /* probe_dev's read over an fd: exactly @len bytes at @off, -EBADMSG when the device ends first. */
 static int read_exact(void *ctx, void *buf, size_t len, uint64_t off)
 {
-	ssize_t n = pread_full(*(int *)ctx, buf, len, off);
+	ssize_t n = blkio_pread_upto(*(int *)ctx, buf, len, off);
 
 	if (n < 0)
 		return n;
@@ -519,7 +499,7 @@ static int probe_device(dev_t dev, uint8_t *buf, struct probe_id *id)
 	if (fd < 0)
 		return fd;
 	memset(buf, 0, PROBE_HEAD_LEN);
-	n = pread_full(fd, buf, PROBE_HEAD_LEN, 0);
+	n = blkio_pread_upto(fd, buf, PROBE_HEAD_LEN, 0);
 	if (n < 0) {
 		r = n;
 		goto out;
