@@ -20,6 +20,7 @@
 
 #include "devopen.h"
 #include "devroot.h"
+#include "sysblock.h"
 #include "util.h"
 
 /* The value of "KEY=" at the start of a line of @text, and its length in *len; NULL if none. */
@@ -44,28 +45,24 @@ static const char *find_key(const char *text, const char *key, size_t *len)
 static int node_name(dev_t dev, char *buf, size_t len)
 {
 	unsigned int maj = major(dev), min = minor(dev);
-	char ue[4096], path[PATH_MAX], link[PATH_MAX];
-	const char *p = NULL, *base;
+	const char *p = NULL;
 	size_t i, l = 0;
-	ssize_t n;
+	char ue[4096];
+	int r;
 
 	if (devroot_read(ue, sizeof(ue), "/sys/dev/block/%u:%u/uevent", maj, min) == 0)
 		p = find_key(ue, "DEVNAME=", &l);
-	if (!p) {
-		if (devroot_path(path, sizeof(path), "/sys/dev/block/%u:%u", maj, min) < 0)
-			return -ENAMETOOLONG;
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n < 0)
-			return -errno;
-		link[n] = '\0';
-		base = strrchr(link, '/');
-		p = base ? base + 1 : link;
-		l = strlen(p);
+	if (p) {
+		if (l == 0 || l >= len)
+			return -EINVAL;
+		memcpy(buf, p, l);
+		buf[l] = '\0';
+	} else {
+		r = sysblock_name(devroot_dir(), dev, buf, len);
+		if (r < 0)
+			return r;
+		l = strlen(buf);
 	}
-	if (l == 0 || l >= len)
-		return -EINVAL;
-	memcpy(buf, p, l);
-	buf[l] = '\0';
 	for (i = 0; i < l; i++) {
 		if (buf[i] == '!')
 			buf[i] = '/';
