@@ -23,6 +23,83 @@
 #include "udevlink.h"
 #include "util.h"
 
+/*
+ * Every form a resume= spec takes, in the order resolve() tries them (klibc's
+ * name_to_dev_t() keeps one such list):
+ *
+ *   /dev/disk/by-uuid/NAME       udev's link, checked against the devices'
+ *   /dev/disk/by-label/NAME      content as the tag NAME stands for (NAME is
+ *   /dev/disk/by-partuuid/NAME   encoded as udev does: "\x20" for a blank);
+ *   /dev/disk/by-partlabel/NAME  a NAME the tag does not take: the link alone
+ *   /dev/disk/by-KIND/NAME       any other udev link (by-id, by-path): the link
+ *   /dev/NAME                    the node, else NAME as sysfs knows it, a '/'
+ *                                spelt '!' (cciss/c0d0): no devtmpfs needed
+ *   /dev/mapper/NAME             the node, else the dm device sysfs calls NAME
+ *   UUID=VALUE                   a swap area's or filesystem's (ext2/3/4, xfs,
+ *                                btrfs): hex digits in any case, '-' anywhere
+ *   LABEL=VALUE                  a swap area's or filesystem's label, exactly
+ *   PARTUUID=VALUE               a GPT partition's unique GUID, or an MBR
+ *                                partition's "SSSSSSSS-PP" (signature-number)
+ *   PARTLABEL=VALUE              a GPT partition's name, exactly
+ *   MAJ:MIN                      in decimal: a 12-bit major, a 20-bit minor
+ *   HEX                          the kernel's bare hex form, "0x" allowed:
+ *                                fe10 is 254:16
+ *
+ * A tag's VALUE may be wrapped in double quotes.  A /dev path with an empty,
+ * "." or ".." component is refused.  The four tags, with their udev links:
+ */
+static const struct tag_form {
+	const char *tag;		/* as resume= writes it */
+	const char *link;		/* udev's directory of links for it, in /dev/disk */
+	enum lookup what;
+	int fold;			/* udev writes the link's name in lower case */
+} forms[] = {
+	[LK_UUID] = { "UUID=", "by-uuid", LK_UUID, 1 },
+	[LK_LABEL] = { "LABEL=", "by-label", LK_LABEL, 0 },
+	[LK_PARTUUID] = { "PARTUUID=", "by-partuuid", LK_PARTUUID, 1 },
+	[LK_PARTLABEL] = { "PARTLABEL=", "by-partlabel", LK_PARTLABEL, 0 },
+};
+
+/* The form whose tag @spec starts with ("UUID=..."), its value in *@ret_value; or NULL. */
+static const struct tag_form *tag_form(const char *spec, const char **ret_value)
+{
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(forms); i++) {
+		n = strlen(forms[i].tag);
+		if (!strncmp(spec, forms[i].tag, n)) {
+			*ret_value = spec + n;
+			return &forms[i];
+		}
+	}
+	return NULL;
+}
+
+/* The form whose udev link @path is ("/dev/disk/by-uuid/NAME"), NAME in *@ret_name; or NULL. */
+static const struct tag_form *link_form(const char *path, const char **ret_name)
+{
+	size_t i, n;
+
+	if (strncmp(path, "/dev/disk/", 10))
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(forms); i++) {
+		n = strlen(forms[i].link);
+		if (!strncmp(path + 10, forms[i].link, n) && path[10 + n] == '/') {
+			*ret_name = path + 10 + n + 1;
+			return &forms[i];
+		}
+	}
+	return NULL;
+}
+
+/* The tag value a link's NAME encodes: 0, or -EINVAL. */
+static int link_value(const char *name, char *value, size_t len)
+{
+	if (strchr(name, '/') || udevlink_decode(name, value, len) < 0)
+		return -EINVAL;
+	return 0;
+}
+
 /* Whether @dev exists; without a sysfs to ask, assume it does. */
 static int dev_present(dev_t dev)
 {
@@ -97,19 +174,11 @@ static int tag_value(enum lookup what, const char *raw, char *out, size_t len, c
 	return j ? 0 : -EINVAL;
 }
 
-/* The udev link /dev/disk/by-KIND/VALUE, when there is one. */
-static int try_link(enum lookup what, const char *value, dev_t *ret)
-{
-	static const char *const dirs[] = { "by-uuid", "by-label", "by-partuuid", "by-partlabel" };
-
-	return udevlink_find(dirs[what], value, what == LK_UUID || what == LK_PARTUUID, ret);
-}
-
 /*
  * UUID=, LABEL=, PARTUUID=, PARTLABEL=: the udev link (if @links), then a sysfs
  * scan.  With @all, the scan always runs and collects every match in @all.
  */
-static int resolve_tag_scan(enum lookup what, const char *raw, int links, dev_t *ret,
+static int resolve_tag_scan(const struct tag_form *f, const char *raw, int links, dev_t *ret,
 			    struct scan *all)
 {
 	char value[TAG_VALUE_MAX];
@@ -118,12 +187,12 @@ static int resolve_tag_scan(enum lookup what, const char *raw, int links, dev_t 
 	struct scan s;
 
 	memset(&s, 0, sizeof(s));
-	r = tag_value(what, raw, value, sizeof(value), s.norm);
+	r = tag_value(f->what, raw, value, sizeof(value), s.norm);
 	if (r < 0)
 		return r;
-	if (links && !all && try_link(what, value, &link) == 0)
+	if (links && !all && udevlink_find(f->link, value, f->fold, &link) == 0)
 		have_link = 1;
-	s.what = what;
+	s.what = f->what;
 	s.value = value;
 	if (all) {
 		s.all = all->all;
@@ -151,46 +220,37 @@ static int resolve_tag_scan(enum lookup what, const char *raw, int links, dev_t 
 	return r;
 }
 
-static int resolve_tag(enum lookup what, const char *raw, int links, dev_t *ret)
+static int resolve_tag(const struct tag_form *f, const char *raw, int links, dev_t *ret)
 {
-	return resolve_tag_scan(what, raw, links, ret, NULL);
+	return resolve_tag_scan(f, raw, links, ret, NULL);
 }
 
 /* /dev/disk/by-KIND/NAME: the link, else the tag it stands for. */
-static int resolve_disk_link(const char *rel, dev_t *ret)
+static int resolve_disk_link(const char *path, dev_t *ret)
 {
-	static const struct {
-		const char *dir;
-		enum lookup what;
-	} kinds[] = {
-		{ "disk/by-uuid/", LK_UUID },
-		{ "disk/by-label/", LK_LABEL },
-		{ "disk/by-partuuid/", LK_PARTUUID },
-		{ "disk/by-partlabel/", LK_PARTLABEL },
-	};
 	char value[TAG_VALUE_MAX];
-	size_t i, n;
+	const struct tag_form *f;
+	const char *name;
 	int r;
 
-	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
-		n = strlen(kinds[i].dir);
-		if (strncmp(rel, kinds[i].dir, n))
-			continue;
-		if (strchr(rel + n, '/') || udevlink_decode(rel + n, value, sizeof(value)) < 0)
+	f = link_form(path, &name);
+	if (f) {
+		if (link_value(name, value, sizeof(value)) < 0)
 			return -EINVAL;
 		/* the link if there is one, checked against the devices' content */
-		r = resolve_tag(kinds[i].what, value, 1, ret);
+		r = resolve_tag(f, value, 1, ret);
 		if (r != -EINVAL)
 			return r;
-		break;		/* a name our tags do not take: the link alone */
+		/* a name our tags do not take: the link alone */
 	}
-	r = devroot_stat_block(ret, "/dev/%s", rel);
+	r = devroot_stat_block(ret, "%s", path);
 	return r == 0 || r == -ENOTBLK ? r : -ENOENT;
 }
 
 /* /dev/NAME: the node, else the name in sysfs (no devtmpfs), else a dm name. */
-static int resolve_dev_path(const char *rel, dev_t *ret)
+static int resolve_dev_path(const char *path, dev_t *ret)
 {
+	const char *rel = path + 5;
 	char name[NODE_NAME_MAX];
 	struct scan s;
 	size_t i;
@@ -199,7 +259,7 @@ static int resolve_dev_path(const char *rel, dev_t *ret)
 	if (!devroot_rel_is_safe(rel))
 		return -EINVAL;
 	if (!strncmp(rel, "disk/by-", 8))
-		return resolve_disk_link(rel, ret);
+		return resolve_disk_link(path, ret);
 	r = devroot_stat_block(ret, "/dev/%s", rel);
 	if (r == 0)
 		return 0;
@@ -223,25 +283,15 @@ static int resolve_dev_path(const char *rel, dev_t *ret)
 
 static int resolve(const char *spec, dev_t *ret)
 {
-	static const struct {
-		const char *prefix;
-		enum lookup what;
-	} tags[] = {
-		{ "UUID=", LK_UUID },
-		{ "LABEL=", LK_LABEL },
-		{ "PARTUUID=", LK_PARTUUID },
-		{ "PARTLABEL=", LK_PARTLABEL },
-	};
-	size_t i, n;
+	const struct tag_form *f;
+	const char *value;
 	int r;
 
 	if (!strncmp(spec, "/dev/", 5))
-		return resolve_dev_path(spec + 5, ret);
-	for (i = 0; i < ARRAY_SIZE(tags); i++) {
-		n = strlen(tags[i].prefix);
-		if (!strncmp(spec, tags[i].prefix, n))
-			return resolve_tag(tags[i].what, spec + n, 1, ret);
-	}
+		return resolve_dev_path(spec, ret);
+	f = tag_form(spec, &value);
+	if (f)
+		return resolve_tag(f, value, 1, ret);
 	r = strchr(spec, ':') ? devnum_parse_majmin(spec, ret) : devnum_parse_hex(spec, ret);
 	if (r < 0)
 		return r;
@@ -257,7 +307,7 @@ int devname_resolve_uuid(const char *uuid, dev_t *ret_dev)
 	if (!uuid || !*uuid)
 		return -EINVAL;
 	devread_lookup_start();
-	r = resolve_tag(LK_UUID, uuid, 0, &dev);
+	r = resolve_tag(&forms[LK_UUID], uuid, 0, &dev);
 	devread_lookup_end();
 	if (r < 0)
 		return r;
@@ -268,56 +318,42 @@ int devname_resolve_uuid(const char *uuid, dev_t *ret_dev)
 /* devname_resolve_all() within one lookup */
 static int resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *ret_n)
 {
-	static const struct {
-		const char *prefix;
-		enum lookup what;
-	} tags[] = {
-		{ "UUID=", LK_UUID },
-		{ "LABEL=", LK_LABEL },
-		{ "PARTUUID=", LK_PARTUUID },
-		{ "PARTLABEL=", LK_PARTLABEL },
-		{ "/dev/disk/by-uuid/", LK_UUID },
-		{ "/dev/disk/by-label/", LK_LABEL },
-		{ "/dev/disk/by-partuuid/", LK_PARTUUID },
-		{ "/dev/disk/by-partlabel/", LK_PARTLABEL },
-	};
 	char value[TAG_VALUE_MAX];
+	const struct tag_form *f;
+	const char *v;
 	struct scan all;
 	dev_t dev;
-	size_t i, n;
 	int r;
 
 	*ret_n = 0;
 	if (!spec || !*spec || strlen(spec) >= PATH_MAX || !cap)
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(tags); i++) {
-		n = strlen(tags[i].prefix);
-		if (strncmp(spec, tags[i].prefix, n))
-			continue;
-		if (spec[0] == '/') {
-			if (strchr(spec + n, '/') ||
-			    udevlink_decode(spec + n, value, sizeof(value)) < 0)
-				return -EINVAL;
-		} else if (strlen(spec + n) < sizeof(value)) {
-			memcpy(value, spec + n, strlen(spec + n) + 1);
-		} else {
+	f = tag_form(spec, &v);
+	if (f) {
+		if (strlen(v) >= sizeof(value))
 			return -EINVAL;
-		}
-		memset(&all, 0, sizeof(all));
-		all.all = ret_devs;
-		all.cap = cap;
-		r = resolve_tag_scan(tags[i].what, value, 0, &dev, &all);
-		if (r < 0 && r != -ENOTUNIQ)
-			return r;
-		*ret_n = all.n;
-		return all.n ? 0 : -ENOENT;
+		memcpy(value, v, strlen(v) + 1);
+	} else {
+		f = link_form(spec, &v);
+		if (f && link_value(v, value, sizeof(value)) < 0)
+			return -EINVAL;
 	}
-	r = devname_resolve(spec, &dev);
-	if (r < 0)
+	if (!f) {
+		r = devname_resolve(spec, &dev);
+		if (r < 0)
+			return r;
+		ret_devs[0] = dev;
+		*ret_n = 1;
+		return 0;
+	}
+	memset(&all, 0, sizeof(all));
+	all.all = ret_devs;
+	all.cap = cap;
+	r = resolve_tag_scan(f, value, 0, &dev, &all);
+	if (r < 0 && r != -ENOTUNIQ)
 		return r;
-	ret_devs[0] = dev;
-	*ret_n = 1;
-	return 0;
+	*ret_n = all.n;
+	return all.n ? 0 : -ENOENT;
 }
 
 /* Every device a tag names, by content; kernel-doc in devname.h. */
@@ -334,17 +370,9 @@ int devname_resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *r
 /* udev's link for a tag spec; kernel-doc in devname.h. */
 int devname_link(const char *spec, dev_t *ret_dev)
 {
-	static const struct {
-		const char *prefix;
-		enum lookup what;
-	} tags[] = {
-		{ "UUID=", LK_UUID },
-		{ "LABEL=", LK_LABEL },
-		{ "PARTUUID=", LK_PARTUUID },
-		{ "PARTLABEL=", LK_PARTLABEL },
-	};
 	char value[TAG_VALUE_MAX], norm[TAG_VALUE_MAX];
-	size_t i, n;
+	const struct tag_form *f;
+	const char *v;
 	dev_t dev;
 	int r;
 
@@ -354,15 +382,11 @@ int devname_link(const char *spec, dev_t *ret_dev)
 	if (!strncmp(spec, "/dev/disk/by-", 13)) {
 		r = devroot_rel_is_safe(spec + 5) ? devroot_stat_block(&dev, "%s", spec) : -EINVAL;
 	} else {
-		for (i = 0; i < ARRAY_SIZE(tags); i++) {
-			n = strlen(tags[i].prefix);
-			if (strncmp(spec, tags[i].prefix, n))
-				continue;
-			r = tag_value(tags[i].what, spec + n, value, sizeof(value), norm);
-			if (r == 0)
-				r = try_link(tags[i].what, value, &dev);
-			break;
-		}
+		f = tag_form(spec, &v);
+		if (f)
+			r = tag_value(f->what, v, value, sizeof(value), norm);
+		if (f && r == 0)
+			r = udevlink_find(f->link, value, f->fold, &dev);
 	}
 	if (r < 0)
 		return r;

@@ -20,14 +20,8 @@
 
 /**
  * devname_resolve() - turn a resume= spec into a block device number
- * @spec: one of
- *        /dev/NAME (a node, or just a name sysfs knows: no devtmpfs needed),
- *        /dev/mapper/NAME (also found via sysfs dm/name),
- *        /dev/disk/by-{uuid,label,partuuid,partlabel,id,path}/NAME,
- *        UUID=, LABEL= (swap area or filesystem: ext2/3/4, xfs, btrfs),
- *        PARTUUID= (GPT unique GUID, or MBR "SSSSSSSS-PP"), PARTLABEL= (GPT name),
- *        MAJ:MIN (decimal), or the kernel's bare hex form (e.g. fe10 = 254:16).
- *        A tag value may be wrapped in double quotes.
+ * @spec: what resume= holds; every form it takes, and what each means, is
+ *        listed once, above the table of forms in devname.c
  * @ret_dev: the device number, written on success only
  *
  * Tags are looked up through /dev/disk/by-* first, then by scanning every
