@@ -174,9 +174,18 @@ static int tag_value(enum lookup what, const char *raw, char *out, size_t len, c
 	return j ? 0 : -EINVAL;
 }
 
+/* Whether @value is one tag @f takes: 1 or 0. */
+static int tag_takes(const struct tag_form *f, const char *value)
+{
+	char out[TAG_VALUE_MAX], norm[TAG_VALUE_MAX];
+
+	return tag_value(f->what, value, out, sizeof(out), norm) == 0;
+}
+
 /*
  * UUID=, LABEL=, PARTUUID=, PARTLABEL=: the udev link (if @links), then a sysfs
  * scan.  With @all, the scan always runs and collects every match in @all.
+ * An enum devscan_found (the link counts as found), or -errno.
  */
 static int resolve_tag_scan(const struct tag_form *f, const char *raw, int links, dev_t *ret,
 			    struct scan *all)
@@ -209,20 +218,28 @@ static int resolve_tag_scan(const struct tag_form *f, const char *raw, int links
 		 * to a device that the content's one is built on (a multipath path's
 		 * partition, before udev moves the link to the map's) yields to it.
 		 */
-		if (r == -ENOTUNIQ || (r == 0 && dev != link && !devscan_built_on(dev, link)))
-			return -ENOTUNIQ;
-		if (r != 0)
+		if (r == DEVSCAN_MANY ||
+		    (r == DEVSCAN_ONE && dev != link && !devscan_built_on(dev, link)))
+			return DEVSCAN_MANY;
+		if (r != DEVSCAN_ONE)
 			dev = link;
-		r = 0;
+		r = DEVSCAN_ONE;
 	}
-	if (r == 0)
+	if (r == DEVSCAN_ONE)
 		*ret = dev;
 	return r;
 }
 
+/* A tag's one device: 0, -ENOENT when none carries it, -ENOTUNIQ when two do, -errno. */
 static int resolve_tag(const struct tag_form *f, const char *raw, int links, dev_t *ret)
 {
-	return resolve_tag_scan(f, raw, links, ret, NULL);
+	int r = resolve_tag_scan(f, raw, links, ret, NULL);
+
+	if (r == DEVSCAN_NONE)
+		return -ENOENT;
+	if (r == DEVSCAN_MANY)
+		return -ENOTUNIQ;
+	return r == DEVSCAN_ONE ? 0 : r;
 }
 
 /* /dev/disk/by-KIND/NAME: the link, else the tag it stands for. */
@@ -238,9 +255,8 @@ static int resolve_disk_link(const char *path, dev_t *ret)
 		if (link_value(name, value, sizeof(value)) < 0)
 			return -EINVAL;
 		/* the link if there is one, checked against the devices' content */
-		r = resolve_tag(f, value, 1, ret);
-		if (r != -EINVAL)
-			return r;
+		if (tag_takes(f, value))
+			return resolve_tag(f, value, 1, ret);
 		/* a name our tags do not take: the link alone */
 	}
 	r = devroot_stat_block(ret, "%s", path);
@@ -275,7 +291,7 @@ static int resolve_dev_path(const char *path, dev_t *ret)
 		memset(&s, 0, sizeof(s));
 		s.what = LK_DMNAME;
 		s.value = rel + 7;
-		if (devscan_block(&s, ret) == 0)
+		if (devscan_block(&s, ret) == DEVSCAN_ONE)
 			return 0;
 	}
 	return r == -ENOENT || r == -ENOTDIR ? -ENOENT : r;
@@ -350,7 +366,7 @@ static int resolve_all(const char *spec, dev_t *ret_devs, size_t cap, size_t *re
 	all.all = ret_devs;
 	all.cap = cap;
 	r = resolve_tag_scan(f, value, 0, &dev, &all);
-	if (r < 0 && r != -ENOTUNIQ)
+	if (r < 0)
 		return r;
 	*ret_n = all.n;
 	return all.n ? 0 : -ENOENT;

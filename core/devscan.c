@@ -292,9 +292,9 @@ int devscan_block(struct scan *s, dev_t *ret_dev)
 	}
 	closedir(d);
 	if (!n)
-		return -ENOENT;
+		return DEVSCAN_NONE;
 	if (ambiguous)
-		return -ENOTUNIQ;
+		return DEVSCAN_MANY;
 	*ret_dev = found;
-	return 0;
+	return DEVSCAN_ONE;
 }

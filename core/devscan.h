@@ -28,15 +28,21 @@ struct scan {
 	size_t cap, n;
 };
 
+/* What devscan_block() found. */
+enum devscan_found {
+	DEVSCAN_NONE,			/* no device matched */
+	DEVSCAN_ONE,			/* one did: *ret_dev */
+	DEVSCAN_MANY,			/* two different devices did */
+};
+
 /**
  * devscan_block() - every block device sysfs knows, matched against @s
  * @s: what to look for; its @all, when set, gets every distinct match
- * @ret_dev: the one match, written on success only
+ * @ret_dev: the one match, written on DEVSCAN_ONE only
  *
  * UUID= and LABEL= read each device's content, PARTUUID= and PARTLABEL= its
  * disk's partition table, within a lookup (devread_lookup_start()).
- * Return: 0; -ENOENT when nothing matched; -ENOTUNIQ when two devices did;
- * other -errno.
+ * Return: an enum devscan_found, or -errno when /sys/class/block cannot be read.
  */
 int devscan_block(struct scan *s, dev_t *ret_dev);
 
