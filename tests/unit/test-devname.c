@@ -554,105 +554,136 @@ static void expect(const char *spec, int want, unsigned int maj, unsigned int mi
 		       want == -ENOTUNIQ ? "-ENOTUNIQ" : "error", r);
 }
 
+/* One devname_resolve() check: @spec gives @want, and @maj:@min when @want is 0. */
+struct expectation {
+	const char *spec;
+	int want;
+	unsigned int maj, min;
+	const char *what;
+};
+
+static void expect_all(const struct expectation *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		expect(e[i].spec, e[i].want, e[i].maj, e[i].min, e[i].what);
+}
+
 static void test_numbers(void)
 {
-	expect("254:1", 0, 254, 1, "MAJ:MIN");
-	expect("254:99", -ENOENT, 0, 0, "MAJ:MIN not present");
-	expect("254:", -EINVAL, 0, 0, "MAJ:MIN without minor");
-	expect(":1", -EINVAL, 0, 0, "MAJ:MIN without major");
-	expect("a:b", -EINVAL, 0, 0, "MAJ:MIN not decimal");
-	expect("254:1:0", -EINVAL, 0, 0, "MAJ:MIN:OFFSET");
-	expect("4096:0", -EINVAL, 0, 0, "major over 12 bits");
-	expect("254:1048576", -EINVAL, 0, 0, "minor over 20 bits");
-	expect("-254:1", -EINVAL, 0, 0, "negative major");
-	expect("fe01", 0, 254, 1, "bare hex");
-	expect("FE10", 0, 254, 16, "bare hex, upper case");
-	expect("0xfe15", 0, 254, 21, "bare hex with 0x");
-	expect("0", -EINVAL, 0, 0, "bare hex zero");
-	expect("fe63", -ENOENT, 0, 0, "bare hex not present");
-	expect("123456789", -EINVAL, 0, 0, "bare hex over 32 bits");
-	expect("vda1", -EINVAL, 0, 0, "a name without /dev/");
-	expect("", -EINVAL, 0, 0, "empty spec");
-	expect("/sys/class/block/vda1", -EINVAL, 0, 0, "a path outside /dev");
+	static const struct expectation cases[] = {
+		{ "254:1", 0, 254, 1, "MAJ:MIN" },
+		{ "254:99", -ENOENT, 0, 0, "MAJ:MIN not present" },
+		{ "254:", -EINVAL, 0, 0, "MAJ:MIN without minor" },
+		{ ":1", -EINVAL, 0, 0, "MAJ:MIN without major" },
+		{ "a:b", -EINVAL, 0, 0, "MAJ:MIN not decimal" },
+		{ "254:1:0", -EINVAL, 0, 0, "MAJ:MIN:OFFSET" },
+		{ "4096:0", -EINVAL, 0, 0, "major over 12 bits" },
+		{ "254:1048576", -EINVAL, 0, 0, "minor over 20 bits" },
+		{ "-254:1", -EINVAL, 0, 0, "negative major" },
+		{ "fe01", 0, 254, 1, "bare hex" },
+		{ "FE10", 0, 254, 16, "bare hex, upper case" },
+		{ "0xfe15", 0, 254, 21, "bare hex with 0x" },
+		{ "0", -EINVAL, 0, 0, "bare hex zero" },
+		{ "fe63", -ENOENT, 0, 0, "bare hex not present" },
+		{ "123456789", -EINVAL, 0, 0, "bare hex over 32 bits" },
+		{ "vda1", -EINVAL, 0, 0, "a name without /dev/" },
+		{ "", -EINVAL, 0, 0, "empty spec" },
+		{ "/sys/class/block/vda1", -EINVAL, 0, 0, "a path outside /dev" },
+	};
+
+	expect_all(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void test_paths(void)
 {
-	expect("/dev/vda1", 0, 254, 1, "/dev/NAME, no node: sysfs");
-	expect("/dev/vdb5", 0, 254, 21, "/dev/NAME of a logical partition");
-	expect("/dev/cciss/c0d0", 0, 104, 0, "/dev/cciss/c0d0 is cciss!c0d0 in sysfs");
-	expect("/dev/mapper/cryptswap", 0, 253, 0, "/dev/mapper/NAME via dm/name");
-	expect("/dev/mapper/nothere", -ENOENT, 0, 0, "/dev/mapper/NAME absent");
-	expect("/dev/nothere", -ENOENT, 0, 0, "/dev/NAME absent");
-	expect("/dev/", -EINVAL, 0, 0, "/dev/ alone");
-	expect("/dev/../sys/class/block/vda1", -EINVAL, 0, 0, "'..' in the path");
-	expect("/dev/./vda1", -EINVAL, 0, 0, "'.' in the path");
-	expect("/dev//vda1", -EINVAL, 0, 0, "empty component");
-	expect("/dev/disk/by-uuid/" U1, 0, 254, 1, "by-uuid path without udev: scan");
-	expect("/dev/disk/by-label/btrfs\\x20label", 0, 254, 48, "by-label path, udev-encoded");
-	expect("/dev/disk/by-partuuid/" G2, 0, 254, 2, "by-partuuid path without udev");
-	expect("/dev/disk/by-partlabel/torpor\\x20swap", 0, 254, 1, "by-partlabel path, encoded");
-	expect("/dev/disk/by-id/virtio-swap", -ENOENT, 0, 0, "by-id path absent");
-	expect("/dev/disk/by-path/pci-0000:00:05.0", -ENOENT, 0, 0, "by-path path absent");
-	expect("/dev/disk/by-label/a\\x00b", -EINVAL, 0, 0, "by-label path with \\x00");
-	expect("/dev/disk/by-uuid/", -EINVAL, 0, 0, "by-uuid path without a name");
+	static const struct expectation cases[] = {
+		{ "/dev/vda1", 0, 254, 1, "/dev/NAME, no node: sysfs" },
+		{ "/dev/vdb5", 0, 254, 21, "/dev/NAME of a logical partition" },
+		{ "/dev/cciss/c0d0", 0, 104, 0, "/dev/cciss/c0d0 is cciss!c0d0 in sysfs" },
+		{ "/dev/mapper/cryptswap", 0, 253, 0, "/dev/mapper/NAME via dm/name" },
+		{ "/dev/mapper/nothere", -ENOENT, 0, 0, "/dev/mapper/NAME absent" },
+		{ "/dev/nothere", -ENOENT, 0, 0, "/dev/NAME absent" },
+		{ "/dev/", -EINVAL, 0, 0, "/dev/ alone" },
+		{ "/dev/../sys/class/block/vda1", -EINVAL, 0, 0, "'..' in the path" },
+		{ "/dev/./vda1", -EINVAL, 0, 0, "'.' in the path" },
+		{ "/dev//vda1", -EINVAL, 0, 0, "empty component" },
+		{ "/dev/disk/by-uuid/" U1, 0, 254, 1, "by-uuid path without udev: scan" },
+		{ "/dev/disk/by-label/btrfs\\x20label", 0, 254, 48, "by-label path, udev-encoded" },
+		{ "/dev/disk/by-partuuid/" G2, 0, 254, 2, "by-partuuid path without udev" },
+		{ "/dev/disk/by-partlabel/torpor\\x20swap", 0, 254, 1,
+		  "by-partlabel path, encoded" },
+		{ "/dev/disk/by-id/virtio-swap", -ENOENT, 0, 0, "by-id path absent" },
+		{ "/dev/disk/by-path/pci-0000:00:05.0", -ENOENT, 0, 0, "by-path path absent" },
+		{ "/dev/disk/by-label/a\\x00b", -EINVAL, 0, 0, "by-label path with \\x00" },
+		{ "/dev/disk/by-uuid/", -EINVAL, 0, 0, "by-uuid path without a name" },
+	};
+
+	expect_all(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void test_tags(void)
 {
-	expect("UUID=" U1, 0, 254, 1, "UUID= of a mkswap'd partition");
-	expect("UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345601", 0, 254, 1, "UUID= in upper case");
-	expect("UUID=3f1d2c4b5a6947889abcdef012345601", 0, 254, 1, "UUID= without dashes");
-	expect("UUID=\"" U1 "\"", 0, 254, 1, "UUID= in quotes");
-	expect("UUID=" U2, 0, 254, 2, "UUID= of an ext4 filesystem (swap file)");
-	expect("UUID=" U3, 0, 254, 21, "UUID= of swap holding an S2SUSPEND image");
-	expect("UUID=" U5, 0, 254, 32, "UUID= of xfs");
-	expect("UUID=" U6, 0, 254, 48, "UUID= of btrfs");
-	expect("UUID=" U8, 0, 253, 0, "UUID= seen on a dm member and its holder: the holder");
-	expect("UUID=" U7, -ENOTUNIQ, 0, 0, "UUID= on two unrelated devices");
-	expect("UUID=" U27, 0, 259, 0,
-	       "UUID= on a whole-disk RAID 1: the array's partition, not its member's");
-	expect("PARTUUID=" G9, 0, 259, 0,
-	       "PARTUUID= on a whole-disk RAID 1: the array's partition, not its member's");
-	expect("UUID=" U28, -ENOENT, 0, 0, "UUID= on a suspended dm device: not read");
-	expect("UUID=" U29, -ENOENT, 0, 0, "UUID= on an offline SCSI disk's partition: not read");
-	expect("UUID=" U30, 0, 259, 91, "UUID= on an NVMe partition (controller state \"live\")");
-	expect("UUID=" U9, -ENOENT, 0, 0, "UUID= on an empty (size 0) device is not read");
-	expect("UUID=" U10, -ENOENT, 0, 0, "UUID= on a floppy is not read");
-	expect("UUID=" U12, -ENOENT, 0, 0, "UUID= of a stale header on a partitioned disk");
-	expect("UUID=3f1d2c4b-5a69-4788-9abc-def0123456ff", -ENOENT, 0, 0, "UUID= absent");
-	expect("UUID=1234-ABCD", -ENOENT, 0, 0, "UUID= of a vfat form, absent");
-	expect("UUID=not-a-uuid", -EINVAL, 0, 0, "UUID= not hex");
-	expect("UUID=", -EINVAL, 0, 0, "UUID= empty");
-	expect("UUID=\"\"", -EINVAL, 0, 0, "UUID=\"\" empty");
-	expect("UUID=../../x", -EINVAL, 0, 0, "UUID= with a path");
-	expect("LABEL=swaplabel", 0, 254, 1, "LABEL= of swap");
-	expect("LABEL=rootlabel", 0, 254, 2, "LABEL= of ext4");
-	expect("LABEL=\"hibswap\"", 0, 254, 21, "LABEL= in quotes");
-	expect("LABEL=xfslabel", 0, 254, 32, "LABEL= of xfs");
-	expect("LABEL=btrfs label", 0, 254, 48, "LABEL= with a space, btrfs");
-	expect("LABEL=SWAPLABEL", -ENOENT, 0, 0, "LABEL= is case-sensitive");
-	expect("LABEL=", -EINVAL, 0, 0, "LABEL= empty");
-	expect("PARTUUID=" G1, 0, 254, 1, "PARTUUID= of a GPT partition");
-	expect("PARTUUID=6A1C5E7B-31D2-4F7E-9A0B-1C2D3E4F5A02", 0, 254, 2,
-	       "PARTUUID= in upper case");
-	expect("PARTUUID=1234abcd-05", 0, 254, 21, "PARTUUID= of an MBR logical partition");
-	expect("PARTUUID=1234ABCD-01", 0, 254, 17, "PARTUUID= of an MBR primary partition");
-	expect("PARTUUID=1234abcd-02", -ENOENT, 0, 0, "PARTUUID= of an MBR partition absent");
-	expect("PARTUUID=" GH, 0, 254, 113, "PARTUUID= from the backup GPT");
-	expect("PARTUUID=" GC, -ENOENT, 0, 0, "PARTUUID= on corrupt GPTs only: none accepted");
-	expect("PARTUUID=6a1c5e7b31d24f7e9a0b1c2d3e4f5a01", -EINVAL, 0, 0,
-	       "PARTUUID= without dashes");
-	expect("PARTUUID=1234abcd", -EINVAL, 0, 0, "PARTUUID= MBR form without number");
-	expect("PARTUUID=zzzzzzzz-01", -EINVAL, 0, 0, "PARTUUID= not hex");
-	expect("PARTLABEL=torpor swap", 0, 254, 1, "PARTLABEL= with a space");
-	expect("PARTLABEL=rootfs", 0, 254, 2, "PARTLABEL= plain");
-	expect("PARTLABEL=\xc5\x9dwap\xe2\x98\x83", 0, 254, 3,
-	       "PARTLABEL= non-ASCII (UTF-16 on disk)");
-	expect("PARTLABEL=broken", -ENOENT, 0, 0, "PARTLABEL= on corrupt GPTs only");
-	expect("PARTLABEL=backup ok", 0, 254, 113, "PARTLABEL= from the backup GPT");
-	expect("PARTLABEL=", -EINVAL, 0, 0, "PARTLABEL= empty");
-	expect("uuid=" U1, -EINVAL, 0, 0, "lower-case tag name");
+	static const struct expectation cases[] = {
+		{ "UUID=" U1, 0, 254, 1, "UUID= of a mkswap'd partition" },
+		{ "UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345601", 0, 254, 1, "UUID= in upper case" },
+		{ "UUID=3f1d2c4b5a6947889abcdef012345601", 0, 254, 1, "UUID= without dashes" },
+		{ "UUID=\"" U1 "\"", 0, 254, 1, "UUID= in quotes" },
+		{ "UUID=" U2, 0, 254, 2, "UUID= of an ext4 filesystem (swap file)" },
+		{ "UUID=" U3, 0, 254, 21, "UUID= of swap holding an S2SUSPEND image" },
+		{ "UUID=" U5, 0, 254, 32, "UUID= of xfs" },
+		{ "UUID=" U6, 0, 254, 48, "UUID= of btrfs" },
+		{ "UUID=" U8, 0, 253, 0, "UUID= seen on a dm member and its holder: the holder" },
+		{ "UUID=" U7, -ENOTUNIQ, 0, 0, "UUID= on two unrelated devices" },
+		{ "UUID=" U27, 0, 259, 0,
+		  "UUID= on a whole-disk RAID 1: the array's partition, not its member's" },
+		{ "PARTUUID=" G9, 0, 259, 0,
+		  "PARTUUID= on a whole-disk RAID 1: the array's partition, not its member's" },
+		{ "UUID=" U28, -ENOENT, 0, 0, "UUID= on a suspended dm device: not read" },
+		{ "UUID=" U29, -ENOENT, 0, 0,
+		  "UUID= on an offline SCSI disk's partition: not read" },
+		{ "UUID=" U30, 0, 259, 91,
+		  "UUID= on an NVMe partition (controller state \"live\")" },
+		{ "UUID=" U9, -ENOENT, 0, 0, "UUID= on an empty (size 0) device is not read" },
+		{ "UUID=" U10, -ENOENT, 0, 0, "UUID= on a floppy is not read" },
+		{ "UUID=" U12, -ENOENT, 0, 0, "UUID= of a stale header on a partitioned disk" },
+		{ "UUID=3f1d2c4b-5a69-4788-9abc-def0123456ff", -ENOENT, 0, 0, "UUID= absent" },
+		{ "UUID=1234-ABCD", -ENOENT, 0, 0, "UUID= of a vfat form, absent" },
+		{ "UUID=not-a-uuid", -EINVAL, 0, 0, "UUID= not hex" },
+		{ "UUID=", -EINVAL, 0, 0, "UUID= empty" },
+		{ "UUID=\"\"", -EINVAL, 0, 0, "UUID=\"\" empty" },
+		{ "UUID=../../x", -EINVAL, 0, 0, "UUID= with a path" },
+		{ "LABEL=swaplabel", 0, 254, 1, "LABEL= of swap" },
+		{ "LABEL=rootlabel", 0, 254, 2, "LABEL= of ext4" },
+		{ "LABEL=\"hibswap\"", 0, 254, 21, "LABEL= in quotes" },
+		{ "LABEL=xfslabel", 0, 254, 32, "LABEL= of xfs" },
+		{ "LABEL=btrfs label", 0, 254, 48, "LABEL= with a space, btrfs" },
+		{ "LABEL=SWAPLABEL", -ENOENT, 0, 0, "LABEL= is case-sensitive" },
+		{ "LABEL=", -EINVAL, 0, 0, "LABEL= empty" },
+		{ "PARTUUID=" G1, 0, 254, 1, "PARTUUID= of a GPT partition" },
+		{ "PARTUUID=6A1C5E7B-31D2-4F7E-9A0B-1C2D3E4F5A02", 0, 254, 2,
+		  "PARTUUID= in upper case" },
+		{ "PARTUUID=1234abcd-05", 0, 254, 21, "PARTUUID= of an MBR logical partition" },
+		{ "PARTUUID=1234ABCD-01", 0, 254, 17, "PARTUUID= of an MBR primary partition" },
+		{ "PARTUUID=1234abcd-02", -ENOENT, 0, 0, "PARTUUID= of an MBR partition absent" },
+		{ "PARTUUID=" GH, 0, 254, 113, "PARTUUID= from the backup GPT" },
+		{ "PARTUUID=" GC, -ENOENT, 0, 0, "PARTUUID= on corrupt GPTs only: none accepted" },
+		{ "PARTUUID=6a1c5e7b31d24f7e9a0b1c2d3e4f5a01", -EINVAL, 0, 0,
+		  "PARTUUID= without dashes" },
+		{ "PARTUUID=1234abcd", -EINVAL, 0, 0, "PARTUUID= MBR form without number" },
+		{ "PARTUUID=zzzzzzzz-01", -EINVAL, 0, 0, "PARTUUID= not hex" },
+		{ "PARTLABEL=torpor swap", 0, 254, 1, "PARTLABEL= with a space" },
+		{ "PARTLABEL=rootfs", 0, 254, 2, "PARTLABEL= plain" },
+		{ "PARTLABEL=\xc5\x9dwap\xe2\x98\x83", 0, 254, 3,
+		  "PARTLABEL= non-ASCII (UTF-16 on disk)" },
+		{ "PARTLABEL=broken", -ENOENT, 0, 0, "PARTLABEL= on corrupt GPTs only" },
+		{ "PARTLABEL=backup ok", 0, 254, 113, "PARTLABEL= from the backup GPT" },
+		{ "PARTLABEL=", -EINVAL, 0, 0, "PARTLABEL= empty" },
+		{ "uuid=" U1, -EINVAL, 0, 0, "lower-case tag name" },
+	};
+
+	expect_all(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* mdadm reads the crafted member @rel as metadata @version: they are real members. */
@@ -671,21 +702,27 @@ static void mdadm_examine(const char *rel, const char *version)
 /* md RAID members not assembled yet show the swap header of their array's content. */
 static void test_md(void)
 {
+	static const struct expectation cases[] = {
+		{ "UUID=" U20, -ENOENT, 0, 0,
+		  "UUID= of swap on an md 0.90 member (little-endian)" },
+		{ "UUID=" U21, -ENOENT, 0, 0, "UUID= of swap on an md 0.90 member (big-endian)" },
+		{ "UUID=" U22, -ENOENT, 0, 0, "UUID= of swap on an md 1.0 member" },
+		{ "UUID=" U23, -ENOENT, 0, 0, "UUID= of swap on an md 1.1 member" },
+		{ "UUID=" U24, -ENOENT, 0, 0, "UUID= of swap on an md 1.2 member" },
+		{ "LABEL=md090le", -ENOENT, 0, 0, "LABEL= of swap on an md 0.90 member" },
+		{ "LABEL=md10", -ENOENT, 0, 0, "LABEL= of swap on an md 1.0 member" },
+		{ "LABEL=md12", -ENOENT, 0, 0, "LABEL= of swap on an md 1.2 member" },
+		{ "UUID=" U25, 0, 254, 197, "UUID= of plain swap of the same size" },
+		{ "LABEL=nomd", 0, 254, 197, "LABEL= of plain swap of the same size" },
+		{ "UUID=" U26, 0, 254, 198,
+		  "UUID= of swap with a 1.0 magic naming another sector" },
+	};
+
 	mdadm_examine("dev/vdt", "0.90");
 	mdadm_examine("dev/vdv", "1.0");
 	mdadm_examine("dev/vdw", "1.1");
 	mdadm_examine("dev/vdx", "1.2");
-	expect("UUID=" U20, -ENOENT, 0, 0, "UUID= of swap on an md 0.90 member (little-endian)");
-	expect("UUID=" U21, -ENOENT, 0, 0, "UUID= of swap on an md 0.90 member (big-endian)");
-	expect("UUID=" U22, -ENOENT, 0, 0, "UUID= of swap on an md 1.0 member");
-	expect("UUID=" U23, -ENOENT, 0, 0, "UUID= of swap on an md 1.1 member");
-	expect("UUID=" U24, -ENOENT, 0, 0, "UUID= of swap on an md 1.2 member");
-	expect("LABEL=md090le", -ENOENT, 0, 0, "LABEL= of swap on an md 0.90 member");
-	expect("LABEL=md10", -ENOENT, 0, 0, "LABEL= of swap on an md 1.0 member");
-	expect("LABEL=md12", -ENOENT, 0, 0, "LABEL= of swap on an md 1.2 member");
-	expect("UUID=" U25, 0, 254, 197, "UUID= of plain swap of the same size");
-	expect("LABEL=nomd", 0, 254, 197, "LABEL= of plain swap of the same size");
-	expect("UUID=" U26, 0, 254, 198, "UUID= of swap with a 1.0 magic naming another sector");
+	expect_all(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* Links and nodes that only root can make with mknod. */
