@@ -423,7 +423,8 @@ static void corrupt_disk(const char *name, unsigned int min, enum gpt_damage dam
 	make_gpt(rel, &p, 1, damage);
 }
 
-static void build_tree(void)
+/* Disks with partition tables (GPT, MBR, corrupt GPTs) and filesystems. */
+static void build_tables(void)
 {
 	static const struct tpart vda[] = {
 		{ G1, "torpor swap" }, { G2, "rootfs" }, { G3, "\xc5\x9dwap\xe2\x98\x83" },
@@ -464,7 +465,11 @@ static void build_tree(void)
 	junk[511] = 0xaa;
 	memcpy(junk + 512, "EFI PART", 8);
 	put_file("dev/vdk", junk, sizeof(junk));
+}
 
+/* Devices stacked on others (clones, dm, RAID 1), and ones a read would hang on. */
+static void build_stacks(void)
+{
 	add_block("sdx", NULL, 0, 8, 0, 128);
 	add_block("sdy", NULL, 0, 8, 16, 128);
 	write_swap("dev/sdx", U7, "clone", "SWAPSPACE2");
@@ -512,7 +517,11 @@ static void build_tree(void)
 	put_text("sys/devices/virtual/block/nvme9n1/device/state", "live\n");
 	put_link("../../../../../class/nvme", "sys/devices/virtual/block/nvme9n1/device/subsystem");
 	write_swap("dev/nvme9n1p1", U30, "nvme", "SWAPSPACE2");
+}
 
+/* Devices a scan must not read by content (empty, floppy, partitioned), and md members. */
+static void build_unread(void)
+{
 	add_block("loop0", NULL, 0, 7, 0, 0);
 	write_swap("dev/loop0", U9, "empty", "SWAPSPACE2");
 	add_block("fd0", NULL, 0, 2, 0, 2880);
@@ -536,6 +545,13 @@ static void build_tree(void)
 	make_md_swap("dev/vdy", U25, "nomd", MD_NONE);
 	add_block("vdz", NULL, 0, 254, 198, MD_SECTORS);
 	make_md_swap("dev/vdz", U26, "md10off", MD_10_WRONG_OFFSET);
+}
+
+static void build_tree(void)
+{
+	build_tables();
+	build_stacks();
+	build_unread();
 }
 
 static void expect(const char *spec, int want, unsigned int maj, unsigned int min, const char *what)
@@ -725,6 +741,53 @@ static void test_md(void)
 	expect_all(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* Links that name another device than the content does (test_nodes(), as root). */
+static void test_links_and_content(void)
+{
+	char p[512];
+
+	/* a link to another device than the one whose content carries the tag */
+	put_link("../../realnode", "dev/disk/by-uuid/" U1);
+	put_link("../../realnode", "dev/disk/by-partuuid/" G2);
+	expect("UUID=" U1, -ENOTUNIQ, 0, 0, "UUID= whose link and content name two devices");
+	expect("PARTUUID=" G2, -ENOTUNIQ, 0, 0,
+	       "PARTUUID= whose link and content name two devices");
+	expect("/dev/disk/by-partuuid/" G2, -ENOTUNIQ, 0, 0,
+	       "by-partuuid path whose link and content name two devices");
+	/* ... and to the very device */
+	snprintf(p, sizeof(p), "%s/dev/vda1node", root);
+	if (mknod(p, S_IFBLK | 0600, makedev(254, 1)) < 0)
+		die(p);
+	unlink_rel("dev/disk/by-uuid/" U1);
+	put_link("../../vda1node", "dev/disk/by-uuid/" U1);
+	expect("UUID=" U1, 0, 254, 1, "UUID= whose link and content agree");
+	expect("/dev/disk/by-uuid/" U1, 0, 254, 1, "by-uuid path whose link and content agree");
+	unlink_rel("dev/disk/by-uuid/" U1);
+	unlink_rel("dev/disk/by-partuuid/" G2);
+	unlink_rel("dev/vda1node");
+	/* a link to a RAID member's (or multipath path's) partition yields to the holder's */
+	snprintf(p, sizeof(p), "%s/dev/sdq1node", root);
+	if (mknod(p, S_IFBLK | 0600, makedev(8, 65)) < 0)
+		die(p);
+	put_link("../../sdq1node", "dev/disk/by-uuid/" U27);
+	expect("UUID=" U27, 0, 259, 0, "UUID= whose link names a held device's partition");
+	unlink_rel("dev/disk/by-uuid/" U27);
+	/* ... and a dm member to its holder */
+	snprintf(p, sizeof(p), "%s/dev/sdznode", root);
+	if (mknod(p, S_IFBLK | 0600, makedev(8, 32)) < 0)
+		die(p);
+	put_link("../../sdznode", "dev/disk/by-uuid/" U8);
+	expect("UUID=" U8, 0, 253, 0, "UUID= whose link names a dm member: its holder");
+	/* but not to an unrelated device: a held link and another copy are two */
+	put_link("../../sdznode", "dev/disk/by-uuid/" U27);
+	expect("UUID=" U27, -ENOTUNIQ, 0, 0,
+	       "UUID= whose link names a held device under another than the content's");
+	unlink_rel("dev/disk/by-uuid/" U27);
+	unlink_rel("dev/disk/by-uuid/" U8);
+	unlink_rel("dev/sdznode");
+	unlink_rel("dev/sdq1node");
+}
+
 /* Links and nodes that only root can make with mknod. */
 static void test_nodes(void)
 {
@@ -769,46 +832,7 @@ static void test_nodes(void)
 		tap_ok(devname_resolve_uuid(U11, &dev) == -ENOENT,
 		       "devname: a UUID by content: a link alone is no device");
 	}
-	/* a link to another device than the one whose content carries the tag */
-	put_link("../../realnode", "dev/disk/by-uuid/" U1);
-	put_link("../../realnode", "dev/disk/by-partuuid/" G2);
-	expect("UUID=" U1, -ENOTUNIQ, 0, 0, "UUID= whose link and content name two devices");
-	expect("PARTUUID=" G2, -ENOTUNIQ, 0, 0,
-	       "PARTUUID= whose link and content name two devices");
-	expect("/dev/disk/by-partuuid/" G2, -ENOTUNIQ, 0, 0,
-	       "by-partuuid path whose link and content name two devices");
-	/* ... and to the very device */
-	snprintf(p, sizeof(p), "%s/dev/vda1node", root);
-	if (mknod(p, S_IFBLK | 0600, makedev(254, 1)) < 0)
-		die(p);
-	unlink_rel("dev/disk/by-uuid/" U1);
-	put_link("../../vda1node", "dev/disk/by-uuid/" U1);
-	expect("UUID=" U1, 0, 254, 1, "UUID= whose link and content agree");
-	expect("/dev/disk/by-uuid/" U1, 0, 254, 1, "by-uuid path whose link and content agree");
-	unlink_rel("dev/disk/by-uuid/" U1);
-	unlink_rel("dev/disk/by-partuuid/" G2);
-	unlink_rel("dev/vda1node");
-	/* a link to a RAID member's (or multipath path's) partition yields to the holder's */
-	snprintf(p, sizeof(p), "%s/dev/sdq1node", root);
-	if (mknod(p, S_IFBLK | 0600, makedev(8, 65)) < 0)
-		die(p);
-	put_link("../../sdq1node", "dev/disk/by-uuid/" U27);
-	expect("UUID=" U27, 0, 259, 0, "UUID= whose link names a held device's partition");
-	unlink_rel("dev/disk/by-uuid/" U27);
-	/* ... and a dm member to its holder */
-	snprintf(p, sizeof(p), "%s/dev/sdznode", root);
-	if (mknod(p, S_IFBLK | 0600, makedev(8, 32)) < 0)
-		die(p);
-	put_link("../../sdznode", "dev/disk/by-uuid/" U8);
-	expect("UUID=" U8, 0, 253, 0, "UUID= whose link names a dm member: its holder");
-	/* but not to an unrelated device: a held link and another copy are two */
-	put_link("../../sdznode", "dev/disk/by-uuid/" U27);
-	expect("UUID=" U27, -ENOTUNIQ, 0, 0,
-	       "UUID= whose link names a held device under another than the content's");
-	unlink_rel("dev/disk/by-uuid/" U27);
-	unlink_rel("dev/disk/by-uuid/" U8);
-	unlink_rel("dev/sdznode");
-	unlink_rel("dev/sdq1node");
+	test_links_and_content();
 	expect("UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345611", 0, 254, 200,
 	       "UUID= in upper case finds the lower-case link");
 	expect("LABEL=my label", 0, 254, 200, "LABEL= through an encoded by-label link");
