@@ -6,10 +6,37 @@
  * (klibc has no posix_memalign).
  */
 #include <errno.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "blkio.h"
+
+/*
+ * pread() into @in, or pwrite() from @out when @in is NULL, @len bytes at @off
+ * until all moved or a call moves none: the count, or -errno.
+ */
+static ssize_t move(int fd, char *in, const char *out, size_t len, uint64_t off)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		if (in)
+			n = pread(fd, in + done, len - done, (off_t)(off + done));
+		else
+			n = pwrite(fd, out + done, len - done, (off_t)(off + done));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
 
 /**
  * blkio_pread() - read exactly @len bytes at @off
@@ -17,45 +44,29 @@
  */
 int blkio_pread(int fd, void *buf, size_t len, uint64_t off)
 {
-	char *p = buf;
-	ssize_t n;
+	ssize_t n = move(fd, buf, NULL, len, off);
 
-	while (len) {
-		n = pread(fd, p, len, (off_t)off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
+	if (n < 0)
+		return (int)n;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+/* Read @len bytes at @off, fewer only where the device ends; kernel-doc in blkio.h. */
+ssize_t blkio_pread_upto(int fd, void *buf, size_t len, uint64_t off)
+{
+	if (off > (uint64_t)LLONG_MAX - len)
+		return -EINVAL;
+	return move(fd, buf, NULL, len, off);
 }
 
 /* Write exactly @len bytes at @off; 0, -EIO on a zero-length write, or -errno. */
 int blkio_pwrite(int fd, const void *buf, size_t len, uint64_t off)
 {
-	const char *p = buf;
-	ssize_t n;
+	ssize_t n = move(fd, NULL, buf, len, off);
 
-	while (len) {
-		n = pwrite(fd, p, len, (off_t)off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
+	if (n < 0)
+		return (int)n;
+	return (size_t)n == len ? 0 : -EIO;
 }
 
 /* A zeroed, page-aligned buffer of @len bytes, or NULL. */

@@ -34,6 +34,7 @@
 #include "crc32.h"
 #include "deadfifo.h"
 #include "devname.h"
+#include "fakesysfs.h"
 #include "fsstamp.h"
 #include "fsunique.h"
 #include "le.h"
@@ -44,7 +45,6 @@
 #define SECTOR		512
 #define GPT_SECTORS	2048		/* 1 MiB disks */
 
-static char root[256];
 static int is_root;
 
 #define U1 "3f1d2c4b-5a69-4788-9abc-def012345601"	/* vda1 swap (mkswap) */
@@ -96,133 +96,6 @@ struct tpart {
 	const char *name;	/* UTF-8 */
 };
 
-static void die(const char *what)
-{
-	perror(what);
-	exit(2);
-}
-
-static void mkdirs(const char *rel)
-{
-	char p[PATH_MAX], *s;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	for (s = p + strlen(root) + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST)
-			die(p);
-		*s = '/';
-	}
-	if (mkdir(p, 0755) < 0 && errno != EEXIST)
-		die(p);
-}
-
-static void parent_dirs(const char *rel)
-{
-	char d[PATH_MAX], *s;
-
-	snprintf(d, sizeof(d), "%s", rel);
-	s = strrchr(d, '/');
-	if (s) {
-		*s = '\0';
-		mkdirs(d);
-	}
-}
-
-static void put_file(const char *rel, const void *data, size_t len)
-{
-	char p[PATH_MAX];
-	int fd;
-
-	parent_dirs(rel);
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
-		die(p);
-	close(fd);
-}
-
-static void put_text(const char *rel, const char *text)
-{
-	put_file(rel, text, strlen(text));
-}
-
-static void unlink_rel(const char *rel)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	if (unlink(p) < 0)
-		die(p);
-}
-
-static void put_link(const char *target, const char *rel)
-{
-	char p[PATH_MAX];
-
-	parent_dirs(rel);
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	if (symlink(target, p) < 0)
-		die(p);
-}
-
-/* A block device in the fake sysfs: a disk, or partition @partno of disk @parent. */
-static void add_dev(const char *name, const char *parent, int partno, unsigned int maj,
-		    unsigned int min, unsigned long long sectors)
-{
-	char dir[256], rel[320], text[320], node[64];
-	const char *devname = name;
-
-	if (!strcmp(name, "cciss!c0d0"))
-		devname = "cciss/c0d0";
-	if (parent)
-		snprintf(dir, sizeof(dir), "devices/virtual/block/%s/%s", parent, name);
-	else
-		snprintf(dir, sizeof(dir), "devices/virtual/block/%s", name);
-	snprintf(rel, sizeof(rel), "sys/%s/dev", dir);
-	snprintf(text, sizeof(text), "%u:%u\n", maj, min);
-	put_text(rel, text);
-	snprintf(rel, sizeof(rel), "sys/%s/size", dir);
-	snprintf(text, sizeof(text), "%llu\n", sectors);
-	put_text(rel, text);
-	snprintf(rel, sizeof(rel), "sys/%s/uevent", dir);
-	snprintf(text, sizeof(text), "MAJOR=%u\nMINOR=%u\nDEVNAME=%s\nDEVTYPE=%s\n", maj, min,
-		 devname, parent ? "partition" : "disk");
-	put_text(rel, text);
-	snprintf(rel, sizeof(rel), "sys/%s/holders", dir);
-	mkdirs(rel);
-	if (parent) {
-		snprintf(rel, sizeof(rel), "sys/%s/partition", dir);
-		snprintf(text, sizeof(text), "%d\n", partno);
-		put_text(rel, text);
-	} else {
-		snprintf(rel, sizeof(rel), "sys/%s/queue/logical_block_size", dir);
-		put_text(rel, "512\n");
-	}
-	snprintf(rel, sizeof(rel), "sys/class/block/%s", name);
-	snprintf(text, sizeof(text), "../../%s", dir);
-	put_link(text, rel);
-	snprintf(node, sizeof(node), "%u:%u", maj, min);
-	snprintf(rel, sizeof(rel), "sys/dev/block/%s", node);
-	put_link(text, rel);
-}
-
-static void uuid_bytes(const char *text, uint8_t out[16])
-{
-	int i = 0;
-
-	for (; *text && i < 16; text++) {
-		unsigned int v;
-
-		if (*text == '-')
-			continue;
-		sscanf(text, "%2x", &v);
-		out[i++] = v;
-		text++;
-	}
-}
 
 static void guid_bytes(const char *text, uint8_t out[16])
 {
@@ -544,36 +417,37 @@ static void corrupt_disk(const char *name, unsigned int min, enum gpt_damage dam
 	char rel[64], part[32];
 
 	snprintf(part, sizeof(part), "%s1", name);
-	add_dev(name, NULL, 0, 254, min, GPT_SECTORS);
-	add_dev(part, name, 1, 254, min + 1, 100);
+	add_block(name, NULL, 0, 254, min, GPT_SECTORS);
+	add_block(part, name, 1, 254, min + 1, 100);
 	snprintf(rel, sizeof(rel), "dev/%s", name);
 	make_gpt(rel, &p, 1, damage);
 }
 
-static void build_tree(void)
+/* Disks with partition tables (GPT, MBR, corrupt GPTs) and filesystems. */
+static void build_tables(void)
 {
 	static const struct tpart vda[] = {
 		{ G1, "torpor swap" }, { G2, "rootfs" }, { G3, "\xc5\x9dwap\xe2\x98\x83" },
 	};
 	uint8_t junk[1024];
 
-	add_dev("vda", NULL, 0, 254, 0, GPT_SECTORS);
-	add_dev("vda1", "vda", 1, 254, 1, 2048);
-	add_dev("vda2", "vda", 2, 254, 2, 16384);
-	add_dev("vda3", "vda", 3, 254, 3, 100);
+	add_block("vda", NULL, 0, 254, 0, GPT_SECTORS);
+	add_block("vda1", "vda", 1, 254, 1, 2048);
+	add_block("vda2", "vda", 2, 254, 2, 16384);
+	add_block("vda3", "vda", 3, 254, 3, 100);
 	make_gpt("dev/vda", vda, 3, GPT_OK);
 	make_swap("dev/vda1", U1, "swaplabel");
 	make_ext4("dev/vda2", U2, "rootlabel");
 
-	add_dev("vdb", NULL, 0, 254, 16, GPT_SECTORS);
-	add_dev("vdb1", "vdb", 1, 254, 17, 100);
-	add_dev("vdb5", "vdb", 5, 254, 21, 128);
+	add_block("vdb", NULL, 0, 254, 16, GPT_SECTORS);
+	add_block("vdb1", "vdb", 1, 254, 17, 100);
+	add_block("vdb5", "vdb", 5, 254, 21, 128);
 	make_mbr("dev/vdb", 0x1234abcd);
 	write_swap("dev/vdb5", U3, "hibswap", "S2SUSPEND");
 
-	add_dev("vdc", NULL, 0, 254, 32, 16);
+	add_block("vdc", NULL, 0, 254, 32, 16);
 	make_xfs("dev/vdc", U5, "xfslabel");
-	add_dev("vdd", NULL, 0, 254, 48, 144);
+	add_block("vdd", NULL, 0, 254, 48, 144);
 	make_btrfs("dev/vdd", U6, "btrfs label");
 
 	corrupt_disk("vde", 64, GPT_ENTRY_SIZE, GC, "broken");
@@ -583,23 +457,27 @@ static void build_tree(void)
 	corrupt_disk("vdi", 128, GPT_ARRAY_CRC, GC, "broken");
 	corrupt_disk("vdj", 144, GPT_HEADER_SIZE, GC, "broken");
 	/* a disk that ends inside its own partition table */
-	add_dev("vdk", NULL, 0, 254, 160, 2);
-	add_dev("vdk1", "vdk", 1, 254, 161, 1);
+	add_block("vdk", NULL, 0, 254, 160, 2);
+	add_block("vdk1", "vdk", 1, 254, 161, 1);
 	memset(junk, 0, sizeof(junk));
 	junk[446 + 4] = 0xee;
 	junk[510] = 0x55;
 	junk[511] = 0xaa;
 	memcpy(junk + 512, "EFI PART", 8);
 	put_file("dev/vdk", junk, sizeof(junk));
+}
 
-	add_dev("sdx", NULL, 0, 8, 0, 128);
-	add_dev("sdy", NULL, 0, 8, 16, 128);
+/* Devices stacked on others (clones, dm, RAID 1), and ones a read would hang on. */
+static void build_stacks(void)
+{
+	add_block("sdx", NULL, 0, 8, 0, 128);
+	add_block("sdy", NULL, 0, 8, 16, 128);
 	write_swap("dev/sdx", U7, "clone", "SWAPSPACE2");
 	write_swap("dev/sdy", U7, "clone", "SWAPSPACE2");
-	add_dev("sdz", NULL, 0, 8, 32, 128);
+	add_block("sdz", NULL, 0, 8, 32, 128);
 	write_swap("dev/sdz", U8, "crypt", "SWAPSPACE2");
 	put_text("sys/devices/virtual/block/sdz/holders/dm-0", "");
-	add_dev("dm-0", NULL, 0, 253, 0, 128);
+	add_block("dm-0", NULL, 0, 253, 0, 128);
 	put_text("sys/devices/virtual/block/dm-0/dm/name", "cryptswap\n");
 	write_swap("dev/dm-0", U8, "crypt", "LINHIB0001");
 
@@ -612,57 +490,68 @@ static void build_tree(void)
 	{
 		static const struct tpart raid[] = { { G9, "raid swap" } };
 
-		add_dev("sdq", NULL, 0, 8, 64, GPT_SECTORS);
-		add_dev("sdq1", "sdq", 1, 8, 65, 128);
+		add_block("sdq", NULL, 0, 8, 64, GPT_SECTORS);
+		add_block("sdq1", "sdq", 1, 8, 65, 128);
 		make_gpt("dev/sdq", raid, 1, GPT_OK);
 		write_swap("dev/sdq1", U27, "raid", "SWAPSPACE2");
 		put_text("sys/devices/virtual/block/sdq/holders/md126", "");
-		add_dev("md126", NULL, 0, 9, 126, GPT_SECTORS);
-		add_dev("md126p1", "md126", 1, 259, 0, 128);
+		add_block("md126", NULL, 0, 9, 126, GPT_SECTORS);
+		add_block("md126p1", "md126", 1, 259, 0, 128);
 		make_gpt("dev/md126", raid, 1, GPT_OK);
 		write_swap("dev/md126p1", U27, "raid", "SWAPSPACE2");
 	}
 	/* a suspended dm device: reading it would block until it is resumed */
-	add_dev("dm-1", NULL, 0, 253, 1, 128);
+	add_block("dm-1", NULL, 0, 253, 1, 128);
 	put_text("sys/devices/virtual/block/dm-1/dm/suspended", "1\n");
 	write_swap("dev/dm-1", U28, "suspended", "SWAPSPACE2");
 
 	/* a SCSI disk that is offline: reading it could hang */
-	add_dev("sdv", NULL, 0, 8, 80, GPT_SECTORS);
-	add_dev("sdv1", "sdv", 1, 8, 81, 128);
+	add_block("sdv", NULL, 0, 8, 80, GPT_SECTORS);
+	add_block("sdv1", "sdv", 1, 8, 81, 128);
 	put_text("sys/devices/virtual/block/sdv/device/state", "offline\n");
 	put_link("../../../../../bus/scsi", "sys/devices/virtual/block/sdv/device/subsystem");
 	write_swap("dev/sdv1", U29, "offline", "SWAPSPACE2");
 	/* an NVMe namespace: device/ is its controller, whose state reads "live" */
-	add_dev("nvme9n1", NULL, 0, 259, 90, GPT_SECTORS);
-	add_dev("nvme9n1p1", "nvme9n1", 1, 259, 91, 128);
+	add_block("nvme9n1", NULL, 0, 259, 90, GPT_SECTORS);
+	add_block("nvme9n1p1", "nvme9n1", 1, 259, 91, 128);
 	put_text("sys/devices/virtual/block/nvme9n1/device/state", "live\n");
 	put_link("../../../../../class/nvme", "sys/devices/virtual/block/nvme9n1/device/subsystem");
 	write_swap("dev/nvme9n1p1", U30, "nvme", "SWAPSPACE2");
+}
 
-	add_dev("loop0", NULL, 0, 7, 0, 0);
+/* Devices a scan must not read by content (empty, floppy, partitioned), and md members. */
+static void build_unread(void)
+{
+	add_block("loop0", NULL, 0, 7, 0, 0);
 	write_swap("dev/loop0", U9, "empty", "SWAPSPACE2");
-	add_dev("fd0", NULL, 0, 2, 0, 2880);
+	add_block("fd0", NULL, 0, 2, 0, 2880);
 	write_swap("dev/fd0", U10, "floppy", "SWAPSPACE2");
-	add_dev("cciss!c0d0", NULL, 0, 104, 0, 100);
-	add_dev("vds", NULL, 0, 254, 176, 128);
-	add_dev("vds1", "vds", 1, 254, 177, 64);
+	add_block("cciss!c0d0", NULL, 0, 104, 0, 100);
+	add_block("vds", NULL, 0, 254, 176, 128);
+	add_block("vds1", "vds", 1, 254, 177, 64);
 	write_swap("dev/vds", U12, "stale", "SWAPSPACE2");
 
-	add_dev("vdt", NULL, 0, 254, 192, MD_SECTORS);
+	add_block("vdt", NULL, 0, 254, 192, MD_SECTORS);
 	make_md_swap("dev/vdt", U20, "md090le", MD_090_LE);
-	add_dev("vdu", NULL, 0, 254, 193, MD_SECTORS);
+	add_block("vdu", NULL, 0, 254, 193, MD_SECTORS);
 	make_md_swap("dev/vdu", U21, "md090be", MD_090_BE);
-	add_dev("vdv", NULL, 0, 254, 194, MD_SECTORS);
+	add_block("vdv", NULL, 0, 254, 194, MD_SECTORS);
 	make_md_swap("dev/vdv", U22, "md10", MD_10);
-	add_dev("vdw", NULL, 0, 254, 195, MD_SECTORS);
+	add_block("vdw", NULL, 0, 254, 195, MD_SECTORS);
 	make_md_swap("dev/vdw", U23, "md11", MD_11);
-	add_dev("vdx", NULL, 0, 254, 196, MD_SECTORS);
+	add_block("vdx", NULL, 0, 254, 196, MD_SECTORS);
 	make_md_swap("dev/vdx", U24, "md12", MD_12);
-	add_dev("vdy", NULL, 0, 254, 197, MD_SECTORS);
+	add_block("vdy", NULL, 0, 254, 197, MD_SECTORS);
 	make_md_swap("dev/vdy", U25, "nomd", MD_NONE);
-	add_dev("vdz", NULL, 0, 254, 198, MD_SECTORS);
+	add_block("vdz", NULL, 0, 254, 198, MD_SECTORS);
 	make_md_swap("dev/vdz", U26, "md10off", MD_10_WRONG_OFFSET);
+}
+
+static void build_tree(void)
+{
+	build_tables();
+	build_stacks();
+	build_unread();
 }
 
 static void expect(const char *spec, int want, unsigned int maj, unsigned int min, const char *what)
@@ -681,105 +570,136 @@ static void expect(const char *spec, int want, unsigned int maj, unsigned int mi
 		       want == -ENOTUNIQ ? "-ENOTUNIQ" : "error", r);
 }
 
+/* One devname_resolve() check: @spec gives @want, and @maj:@min when @want is 0. */
+struct expectation {
+	const char *spec;
+	int want;
+	unsigned int maj, min;
+	const char *what;
+};
+
+static void expect_all(const struct expectation *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		expect(e[i].spec, e[i].want, e[i].maj, e[i].min, e[i].what);
+}
+
 static void test_numbers(void)
 {
-	expect("254:1", 0, 254, 1, "MAJ:MIN");
-	expect("254:99", -ENOENT, 0, 0, "MAJ:MIN not present");
-	expect("254:", -EINVAL, 0, 0, "MAJ:MIN without minor");
-	expect(":1", -EINVAL, 0, 0, "MAJ:MIN without major");
-	expect("a:b", -EINVAL, 0, 0, "MAJ:MIN not decimal");
-	expect("254:1:0", -EINVAL, 0, 0, "MAJ:MIN:OFFSET");
-	expect("4096:0", -EINVAL, 0, 0, "major over 12 bits");
-	expect("254:1048576", -EINVAL, 0, 0, "minor over 20 bits");
-	expect("-254:1", -EINVAL, 0, 0, "negative major");
-	expect("fe01", 0, 254, 1, "bare hex");
-	expect("FE10", 0, 254, 16, "bare hex, upper case");
-	expect("0xfe15", 0, 254, 21, "bare hex with 0x");
-	expect("0", -EINVAL, 0, 0, "bare hex zero");
-	expect("fe63", -ENOENT, 0, 0, "bare hex not present");
-	expect("123456789", -EINVAL, 0, 0, "bare hex over 32 bits");
-	expect("vda1", -EINVAL, 0, 0, "a name without /dev/");
-	expect("", -EINVAL, 0, 0, "empty spec");
-	expect("/sys/class/block/vda1", -EINVAL, 0, 0, "a path outside /dev");
+	static const struct expectation cases[] = {
+		{ "254:1", 0, 254, 1, "MAJ:MIN" },
+		{ "254:99", -ENOENT, 0, 0, "MAJ:MIN not present" },
+		{ "254:", -EINVAL, 0, 0, "MAJ:MIN without minor" },
+		{ ":1", -EINVAL, 0, 0, "MAJ:MIN without major" },
+		{ "a:b", -EINVAL, 0, 0, "MAJ:MIN not decimal" },
+		{ "254:1:0", -EINVAL, 0, 0, "MAJ:MIN:OFFSET" },
+		{ "4096:0", -EINVAL, 0, 0, "major over 12 bits" },
+		{ "254:1048576", -EINVAL, 0, 0, "minor over 20 bits" },
+		{ "-254:1", -EINVAL, 0, 0, "negative major" },
+		{ "fe01", 0, 254, 1, "bare hex" },
+		{ "FE10", 0, 254, 16, "bare hex, upper case" },
+		{ "0xfe15", 0, 254, 21, "bare hex with 0x" },
+		{ "0", -EINVAL, 0, 0, "bare hex zero" },
+		{ "fe63", -ENOENT, 0, 0, "bare hex not present" },
+		{ "123456789", -EINVAL, 0, 0, "bare hex over 32 bits" },
+		{ "vda1", -EINVAL, 0, 0, "a name without /dev/" },
+		{ "", -EINVAL, 0, 0, "empty spec" },
+		{ "/sys/class/block/vda1", -EINVAL, 0, 0, "a path outside /dev" },
+	};
+
+	expect_all(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void test_paths(void)
 {
-	expect("/dev/vda1", 0, 254, 1, "/dev/NAME, no node: sysfs");
-	expect("/dev/vdb5", 0, 254, 21, "/dev/NAME of a logical partition");
-	expect("/dev/cciss/c0d0", 0, 104, 0, "/dev/cciss/c0d0 is cciss!c0d0 in sysfs");
-	expect("/dev/mapper/cryptswap", 0, 253, 0, "/dev/mapper/NAME via dm/name");
-	expect("/dev/mapper/nothere", -ENOENT, 0, 0, "/dev/mapper/NAME absent");
-	expect("/dev/nothere", -ENOENT, 0, 0, "/dev/NAME absent");
-	expect("/dev/", -EINVAL, 0, 0, "/dev/ alone");
-	expect("/dev/../sys/class/block/vda1", -EINVAL, 0, 0, "'..' in the path");
-	expect("/dev/./vda1", -EINVAL, 0, 0, "'.' in the path");
-	expect("/dev//vda1", -EINVAL, 0, 0, "empty component");
-	expect("/dev/disk/by-uuid/" U1, 0, 254, 1, "by-uuid path without udev: scan");
-	expect("/dev/disk/by-label/btrfs\\x20label", 0, 254, 48, "by-label path, udev-encoded");
-	expect("/dev/disk/by-partuuid/" G2, 0, 254, 2, "by-partuuid path without udev");
-	expect("/dev/disk/by-partlabel/torpor\\x20swap", 0, 254, 1, "by-partlabel path, encoded");
-	expect("/dev/disk/by-id/virtio-swap", -ENOENT, 0, 0, "by-id path absent");
-	expect("/dev/disk/by-path/pci-0000:00:05.0", -ENOENT, 0, 0, "by-path path absent");
-	expect("/dev/disk/by-label/a\\x00b", -EINVAL, 0, 0, "by-label path with \\x00");
-	expect("/dev/disk/by-uuid/", -EINVAL, 0, 0, "by-uuid path without a name");
+	static const struct expectation cases[] = {
+		{ "/dev/vda1", 0, 254, 1, "/dev/NAME, no node: sysfs" },
+		{ "/dev/vdb5", 0, 254, 21, "/dev/NAME of a logical partition" },
+		{ "/dev/cciss/c0d0", 0, 104, 0, "/dev/cciss/c0d0 is cciss!c0d0 in sysfs" },
+		{ "/dev/mapper/cryptswap", 0, 253, 0, "/dev/mapper/NAME via dm/name" },
+		{ "/dev/mapper/nothere", -ENOENT, 0, 0, "/dev/mapper/NAME absent" },
+		{ "/dev/nothere", -ENOENT, 0, 0, "/dev/NAME absent" },
+		{ "/dev/", -EINVAL, 0, 0, "/dev/ alone" },
+		{ "/dev/../sys/class/block/vda1", -EINVAL, 0, 0, "'..' in the path" },
+		{ "/dev/./vda1", -EINVAL, 0, 0, "'.' in the path" },
+		{ "/dev//vda1", -EINVAL, 0, 0, "empty component" },
+		{ "/dev/disk/by-uuid/" U1, 0, 254, 1, "by-uuid path without udev: scan" },
+		{ "/dev/disk/by-label/btrfs\\x20label", 0, 254, 48, "by-label path, udev-encoded" },
+		{ "/dev/disk/by-partuuid/" G2, 0, 254, 2, "by-partuuid path without udev" },
+		{ "/dev/disk/by-partlabel/torpor\\x20swap", 0, 254, 1,
+		  "by-partlabel path, encoded" },
+		{ "/dev/disk/by-id/virtio-swap", -ENOENT, 0, 0, "by-id path absent" },
+		{ "/dev/disk/by-path/pci-0000:00:05.0", -ENOENT, 0, 0, "by-path path absent" },
+		{ "/dev/disk/by-label/a\\x00b", -EINVAL, 0, 0, "by-label path with \\x00" },
+		{ "/dev/disk/by-uuid/", -EINVAL, 0, 0, "by-uuid path without a name" },
+	};
+
+	expect_all(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void test_tags(void)
 {
-	expect("UUID=" U1, 0, 254, 1, "UUID= of a mkswap'd partition");
-	expect("UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345601", 0, 254, 1, "UUID= in upper case");
-	expect("UUID=3f1d2c4b5a6947889abcdef012345601", 0, 254, 1, "UUID= without dashes");
-	expect("UUID=\"" U1 "\"", 0, 254, 1, "UUID= in quotes");
-	expect("UUID=" U2, 0, 254, 2, "UUID= of an ext4 filesystem (swap file)");
-	expect("UUID=" U3, 0, 254, 21, "UUID= of swap holding an S2SUSPEND image");
-	expect("UUID=" U5, 0, 254, 32, "UUID= of xfs");
-	expect("UUID=" U6, 0, 254, 48, "UUID= of btrfs");
-	expect("UUID=" U8, 0, 253, 0, "UUID= seen on a dm member and its holder: the holder");
-	expect("UUID=" U7, -ENOTUNIQ, 0, 0, "UUID= on two unrelated devices");
-	expect("UUID=" U27, 0, 259, 0,
-	       "UUID= on a whole-disk RAID 1: the array's partition, not its member's");
-	expect("PARTUUID=" G9, 0, 259, 0,
-	       "PARTUUID= on a whole-disk RAID 1: the array's partition, not its member's");
-	expect("UUID=" U28, -ENOENT, 0, 0, "UUID= on a suspended dm device: not read");
-	expect("UUID=" U29, -ENOENT, 0, 0, "UUID= on an offline SCSI disk's partition: not read");
-	expect("UUID=" U30, 0, 259, 91, "UUID= on an NVMe partition (controller state \"live\")");
-	expect("UUID=" U9, -ENOENT, 0, 0, "UUID= on an empty (size 0) device is not read");
-	expect("UUID=" U10, -ENOENT, 0, 0, "UUID= on a floppy is not read");
-	expect("UUID=" U12, -ENOENT, 0, 0, "UUID= of a stale header on a partitioned disk");
-	expect("UUID=3f1d2c4b-5a69-4788-9abc-def0123456ff", -ENOENT, 0, 0, "UUID= absent");
-	expect("UUID=1234-ABCD", -ENOENT, 0, 0, "UUID= of a vfat form, absent");
-	expect("UUID=not-a-uuid", -EINVAL, 0, 0, "UUID= not hex");
-	expect("UUID=", -EINVAL, 0, 0, "UUID= empty");
-	expect("UUID=\"\"", -EINVAL, 0, 0, "UUID=\"\" empty");
-	expect("UUID=../../x", -EINVAL, 0, 0, "UUID= with a path");
-	expect("LABEL=swaplabel", 0, 254, 1, "LABEL= of swap");
-	expect("LABEL=rootlabel", 0, 254, 2, "LABEL= of ext4");
-	expect("LABEL=\"hibswap\"", 0, 254, 21, "LABEL= in quotes");
-	expect("LABEL=xfslabel", 0, 254, 32, "LABEL= of xfs");
-	expect("LABEL=btrfs label", 0, 254, 48, "LABEL= with a space, btrfs");
-	expect("LABEL=SWAPLABEL", -ENOENT, 0, 0, "LABEL= is case-sensitive");
-	expect("LABEL=", -EINVAL, 0, 0, "LABEL= empty");
-	expect("PARTUUID=" G1, 0, 254, 1, "PARTUUID= of a GPT partition");
-	expect("PARTUUID=6A1C5E7B-31D2-4F7E-9A0B-1C2D3E4F5A02", 0, 254, 2,
-	       "PARTUUID= in upper case");
-	expect("PARTUUID=1234abcd-05", 0, 254, 21, "PARTUUID= of an MBR logical partition");
-	expect("PARTUUID=1234ABCD-01", 0, 254, 17, "PARTUUID= of an MBR primary partition");
-	expect("PARTUUID=1234abcd-02", -ENOENT, 0, 0, "PARTUUID= of an MBR partition absent");
-	expect("PARTUUID=" GH, 0, 254, 113, "PARTUUID= from the backup GPT");
-	expect("PARTUUID=" GC, -ENOENT, 0, 0, "PARTUUID= on corrupt GPTs only: none accepted");
-	expect("PARTUUID=6a1c5e7b31d24f7e9a0b1c2d3e4f5a01", -EINVAL, 0, 0,
-	       "PARTUUID= without dashes");
-	expect("PARTUUID=1234abcd", -EINVAL, 0, 0, "PARTUUID= MBR form without number");
-	expect("PARTUUID=zzzzzzzz-01", -EINVAL, 0, 0, "PARTUUID= not hex");
-	expect("PARTLABEL=torpor swap", 0, 254, 1, "PARTLABEL= with a space");
-	expect("PARTLABEL=rootfs", 0, 254, 2, "PARTLABEL= plain");
-	expect("PARTLABEL=\xc5\x9dwap\xe2\x98\x83", 0, 254, 3,
-	       "PARTLABEL= non-ASCII (UTF-16 on disk)");
-	expect("PARTLABEL=broken", -ENOENT, 0, 0, "PARTLABEL= on corrupt GPTs only");
-	expect("PARTLABEL=backup ok", 0, 254, 113, "PARTLABEL= from the backup GPT");
-	expect("PARTLABEL=", -EINVAL, 0, 0, "PARTLABEL= empty");
-	expect("uuid=" U1, -EINVAL, 0, 0, "lower-case tag name");
+	static const struct expectation cases[] = {
+		{ "UUID=" U1, 0, 254, 1, "UUID= of a mkswap'd partition" },
+		{ "UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345601", 0, 254, 1, "UUID= in upper case" },
+		{ "UUID=3f1d2c4b5a6947889abcdef012345601", 0, 254, 1, "UUID= without dashes" },
+		{ "UUID=\"" U1 "\"", 0, 254, 1, "UUID= in quotes" },
+		{ "UUID=" U2, 0, 254, 2, "UUID= of an ext4 filesystem (swap file)" },
+		{ "UUID=" U3, 0, 254, 21, "UUID= of swap holding an S2SUSPEND image" },
+		{ "UUID=" U5, 0, 254, 32, "UUID= of xfs" },
+		{ "UUID=" U6, 0, 254, 48, "UUID= of btrfs" },
+		{ "UUID=" U8, 0, 253, 0, "UUID= seen on a dm member and its holder: the holder" },
+		{ "UUID=" U7, -ENOTUNIQ, 0, 0, "UUID= on two unrelated devices" },
+		{ "UUID=" U27, 0, 259, 0,
+		  "UUID= on a whole-disk RAID 1: the array's partition, not its member's" },
+		{ "PARTUUID=" G9, 0, 259, 0,
+		  "PARTUUID= on a whole-disk RAID 1: the array's partition, not its member's" },
+		{ "UUID=" U28, -ENOENT, 0, 0, "UUID= on a suspended dm device: not read" },
+		{ "UUID=" U29, -ENOENT, 0, 0,
+		  "UUID= on an offline SCSI disk's partition: not read" },
+		{ "UUID=" U30, 0, 259, 91,
+		  "UUID= on an NVMe partition (controller state \"live\")" },
+		{ "UUID=" U9, -ENOENT, 0, 0, "UUID= on an empty (size 0) device is not read" },
+		{ "UUID=" U10, -ENOENT, 0, 0, "UUID= on a floppy is not read" },
+		{ "UUID=" U12, -ENOENT, 0, 0, "UUID= of a stale header on a partitioned disk" },
+		{ "UUID=3f1d2c4b-5a69-4788-9abc-def0123456ff", -ENOENT, 0, 0, "UUID= absent" },
+		{ "UUID=1234-ABCD", -ENOENT, 0, 0, "UUID= of a vfat form, absent" },
+		{ "UUID=not-a-uuid", -EINVAL, 0, 0, "UUID= not hex" },
+		{ "UUID=", -EINVAL, 0, 0, "UUID= empty" },
+		{ "UUID=\"\"", -EINVAL, 0, 0, "UUID=\"\" empty" },
+		{ "UUID=../../x", -EINVAL, 0, 0, "UUID= with a path" },
+		{ "LABEL=swaplabel", 0, 254, 1, "LABEL= of swap" },
+		{ "LABEL=rootlabel", 0, 254, 2, "LABEL= of ext4" },
+		{ "LABEL=\"hibswap\"", 0, 254, 21, "LABEL= in quotes" },
+		{ "LABEL=xfslabel", 0, 254, 32, "LABEL= of xfs" },
+		{ "LABEL=btrfs label", 0, 254, 48, "LABEL= with a space, btrfs" },
+		{ "LABEL=SWAPLABEL", -ENOENT, 0, 0, "LABEL= is case-sensitive" },
+		{ "LABEL=", -EINVAL, 0, 0, "LABEL= empty" },
+		{ "PARTUUID=" G1, 0, 254, 1, "PARTUUID= of a GPT partition" },
+		{ "PARTUUID=6A1C5E7B-31D2-4F7E-9A0B-1C2D3E4F5A02", 0, 254, 2,
+		  "PARTUUID= in upper case" },
+		{ "PARTUUID=1234abcd-05", 0, 254, 21, "PARTUUID= of an MBR logical partition" },
+		{ "PARTUUID=1234ABCD-01", 0, 254, 17, "PARTUUID= of an MBR primary partition" },
+		{ "PARTUUID=1234abcd-02", -ENOENT, 0, 0, "PARTUUID= of an MBR partition absent" },
+		{ "PARTUUID=" GH, 0, 254, 113, "PARTUUID= from the backup GPT" },
+		{ "PARTUUID=" GC, -ENOENT, 0, 0, "PARTUUID= on corrupt GPTs only: none accepted" },
+		{ "PARTUUID=6a1c5e7b31d24f7e9a0b1c2d3e4f5a01", -EINVAL, 0, 0,
+		  "PARTUUID= without dashes" },
+		{ "PARTUUID=1234abcd", -EINVAL, 0, 0, "PARTUUID= MBR form without number" },
+		{ "PARTUUID=zzzzzzzz-01", -EINVAL, 0, 0, "PARTUUID= not hex" },
+		{ "PARTLABEL=torpor swap", 0, 254, 1, "PARTLABEL= with a space" },
+		{ "PARTLABEL=rootfs", 0, 254, 2, "PARTLABEL= plain" },
+		{ "PARTLABEL=\xc5\x9dwap\xe2\x98\x83", 0, 254, 3,
+		  "PARTLABEL= non-ASCII (UTF-16 on disk)" },
+		{ "PARTLABEL=broken", -ENOENT, 0, 0, "PARTLABEL= on corrupt GPTs only" },
+		{ "PARTLABEL=backup ok", 0, 254, 113, "PARTLABEL= from the backup GPT" },
+		{ "PARTLABEL=", -EINVAL, 0, 0, "PARTLABEL= empty" },
+		{ "uuid=" U1, -EINVAL, 0, 0, "lower-case tag name" },
+	};
+
+	expect_all(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* mdadm reads the crafted member @rel as metadata @version: they are real members. */
@@ -798,21 +718,74 @@ static void mdadm_examine(const char *rel, const char *version)
 /* md RAID members not assembled yet show the swap header of their array's content. */
 static void test_md(void)
 {
+	static const struct expectation cases[] = {
+		{ "UUID=" U20, -ENOENT, 0, 0,
+		  "UUID= of swap on an md 0.90 member (little-endian)" },
+		{ "UUID=" U21, -ENOENT, 0, 0, "UUID= of swap on an md 0.90 member (big-endian)" },
+		{ "UUID=" U22, -ENOENT, 0, 0, "UUID= of swap on an md 1.0 member" },
+		{ "UUID=" U23, -ENOENT, 0, 0, "UUID= of swap on an md 1.1 member" },
+		{ "UUID=" U24, -ENOENT, 0, 0, "UUID= of swap on an md 1.2 member" },
+		{ "LABEL=md090le", -ENOENT, 0, 0, "LABEL= of swap on an md 0.90 member" },
+		{ "LABEL=md10", -ENOENT, 0, 0, "LABEL= of swap on an md 1.0 member" },
+		{ "LABEL=md12", -ENOENT, 0, 0, "LABEL= of swap on an md 1.2 member" },
+		{ "UUID=" U25, 0, 254, 197, "UUID= of plain swap of the same size" },
+		{ "LABEL=nomd", 0, 254, 197, "LABEL= of plain swap of the same size" },
+		{ "UUID=" U26, 0, 254, 198,
+		  "UUID= of swap with a 1.0 magic naming another sector" },
+	};
+
 	mdadm_examine("dev/vdt", "0.90");
 	mdadm_examine("dev/vdv", "1.0");
 	mdadm_examine("dev/vdw", "1.1");
 	mdadm_examine("dev/vdx", "1.2");
-	expect("UUID=" U20, -ENOENT, 0, 0, "UUID= of swap on an md 0.90 member (little-endian)");
-	expect("UUID=" U21, -ENOENT, 0, 0, "UUID= of swap on an md 0.90 member (big-endian)");
-	expect("UUID=" U22, -ENOENT, 0, 0, "UUID= of swap on an md 1.0 member");
-	expect("UUID=" U23, -ENOENT, 0, 0, "UUID= of swap on an md 1.1 member");
-	expect("UUID=" U24, -ENOENT, 0, 0, "UUID= of swap on an md 1.2 member");
-	expect("LABEL=md090le", -ENOENT, 0, 0, "LABEL= of swap on an md 0.90 member");
-	expect("LABEL=md10", -ENOENT, 0, 0, "LABEL= of swap on an md 1.0 member");
-	expect("LABEL=md12", -ENOENT, 0, 0, "LABEL= of swap on an md 1.2 member");
-	expect("UUID=" U25, 0, 254, 197, "UUID= of plain swap of the same size");
-	expect("LABEL=nomd", 0, 254, 197, "LABEL= of plain swap of the same size");
-	expect("UUID=" U26, 0, 254, 198, "UUID= of swap with a 1.0 magic naming another sector");
+	expect_all(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* Links that name another device than the content does (test_nodes(), as root). */
+static void test_links_and_content(void)
+{
+	char p[512];
+
+	/* a link to another device than the one whose content carries the tag */
+	put_link("../../realnode", "dev/disk/by-uuid/" U1);
+	put_link("../../realnode", "dev/disk/by-partuuid/" G2);
+	expect("UUID=" U1, -ENOTUNIQ, 0, 0, "UUID= whose link and content name two devices");
+	expect("PARTUUID=" G2, -ENOTUNIQ, 0, 0,
+	       "PARTUUID= whose link and content name two devices");
+	expect("/dev/disk/by-partuuid/" G2, -ENOTUNIQ, 0, 0,
+	       "by-partuuid path whose link and content name two devices");
+	/* ... and to the very device */
+	snprintf(p, sizeof(p), "%s/dev/vda1node", root);
+	if (mknod(p, S_IFBLK | 0600, makedev(254, 1)) < 0)
+		die(p);
+	unlink_rel("dev/disk/by-uuid/" U1);
+	put_link("../../vda1node", "dev/disk/by-uuid/" U1);
+	expect("UUID=" U1, 0, 254, 1, "UUID= whose link and content agree");
+	expect("/dev/disk/by-uuid/" U1, 0, 254, 1, "by-uuid path whose link and content agree");
+	unlink_rel("dev/disk/by-uuid/" U1);
+	unlink_rel("dev/disk/by-partuuid/" G2);
+	unlink_rel("dev/vda1node");
+	/* a link to a RAID member's (or multipath path's) partition yields to the holder's */
+	snprintf(p, sizeof(p), "%s/dev/sdq1node", root);
+	if (mknod(p, S_IFBLK | 0600, makedev(8, 65)) < 0)
+		die(p);
+	put_link("../../sdq1node", "dev/disk/by-uuid/" U27);
+	expect("UUID=" U27, 0, 259, 0, "UUID= whose link names a held device's partition");
+	unlink_rel("dev/disk/by-uuid/" U27);
+	/* ... and a dm member to its holder */
+	snprintf(p, sizeof(p), "%s/dev/sdznode", root);
+	if (mknod(p, S_IFBLK | 0600, makedev(8, 32)) < 0)
+		die(p);
+	put_link("../../sdznode", "dev/disk/by-uuid/" U8);
+	expect("UUID=" U8, 0, 253, 0, "UUID= whose link names a dm member: its holder");
+	/* but not to an unrelated device: a held link and another copy are two */
+	put_link("../../sdznode", "dev/disk/by-uuid/" U27);
+	expect("UUID=" U27, -ENOTUNIQ, 0, 0,
+	       "UUID= whose link names a held device under another than the content's");
+	unlink_rel("dev/disk/by-uuid/" U27);
+	unlink_rel("dev/disk/by-uuid/" U8);
+	unlink_rel("dev/sdznode");
+	unlink_rel("dev/sdq1node");
 }
 
 /* Links and nodes that only root can make with mknod. */
@@ -859,46 +832,7 @@ static void test_nodes(void)
 		tap_ok(devname_resolve_uuid(U11, &dev) == -ENOENT,
 		       "devname: a UUID by content: a link alone is no device");
 	}
-	/* a link to another device than the one whose content carries the tag */
-	put_link("../../realnode", "dev/disk/by-uuid/" U1);
-	put_link("../../realnode", "dev/disk/by-partuuid/" G2);
-	expect("UUID=" U1, -ENOTUNIQ, 0, 0, "UUID= whose link and content name two devices");
-	expect("PARTUUID=" G2, -ENOTUNIQ, 0, 0,
-	       "PARTUUID= whose link and content name two devices");
-	expect("/dev/disk/by-partuuid/" G2, -ENOTUNIQ, 0, 0,
-	       "by-partuuid path whose link and content name two devices");
-	/* ... and to the very device */
-	snprintf(p, sizeof(p), "%s/dev/vda1node", root);
-	if (mknod(p, S_IFBLK | 0600, makedev(254, 1)) < 0)
-		die(p);
-	unlink_rel("dev/disk/by-uuid/" U1);
-	put_link("../../vda1node", "dev/disk/by-uuid/" U1);
-	expect("UUID=" U1, 0, 254, 1, "UUID= whose link and content agree");
-	expect("/dev/disk/by-uuid/" U1, 0, 254, 1, "by-uuid path whose link and content agree");
-	unlink_rel("dev/disk/by-uuid/" U1);
-	unlink_rel("dev/disk/by-partuuid/" G2);
-	unlink_rel("dev/vda1node");
-	/* a link to a RAID member's (or multipath path's) partition yields to the holder's */
-	snprintf(p, sizeof(p), "%s/dev/sdq1node", root);
-	if (mknod(p, S_IFBLK | 0600, makedev(8, 65)) < 0)
-		die(p);
-	put_link("../../sdq1node", "dev/disk/by-uuid/" U27);
-	expect("UUID=" U27, 0, 259, 0, "UUID= whose link names a held device's partition");
-	unlink_rel("dev/disk/by-uuid/" U27);
-	/* ... and a dm member to its holder */
-	snprintf(p, sizeof(p), "%s/dev/sdznode", root);
-	if (mknod(p, S_IFBLK | 0600, makedev(8, 32)) < 0)
-		die(p);
-	put_link("../../sdznode", "dev/disk/by-uuid/" U8);
-	expect("UUID=" U8, 0, 253, 0, "UUID= whose link names a dm member: its holder");
-	/* but not to an unrelated device: a held link and another copy are two */
-	put_link("../../sdznode", "dev/disk/by-uuid/" U27);
-	expect("UUID=" U27, -ENOTUNIQ, 0, 0,
-	       "UUID= whose link names a held device under another than the content's");
-	unlink_rel("dev/disk/by-uuid/" U27);
-	unlink_rel("dev/disk/by-uuid/" U8);
-	unlink_rel("dev/sdznode");
-	unlink_rel("dev/sdq1node");
+	test_links_and_content();
 	expect("UUID=3F1D2C4B-5A69-4788-9ABC-DEF012345611", 0, 254, 200,
 	       "UUID= in upper case finds the lower-case link");
 	expect("LABEL=my label", 0, 254, 200, "LABEL= through an encoded by-label link");
@@ -934,17 +868,17 @@ static void test_open(void)
 	close(pipefd[0]);
 	close(pipefd[1]);
 
-	add_dev("vdl", NULL, 0, 254, 240, 8);
+	add_block("vdl", NULL, 0, 254, 240, 8);
 	put_link("vda1", "dev/vdl");
 	tap_ok(devname_open(makedev(254, 240), O_RDONLY) == -ELOOP,
 	       "devname: a symlink where the node should be: -ELOOP");
-	add_dev("vdm", NULL, 0, 254, 241, 8);
+	add_block("vdm", NULL, 0, 254, 241, 8);
 	mkdirs("dev/vdm");
 	tap_ok(devname_open(makedev(254, 241), O_RDONLY) == -ENODEV,
 	       "devname: a directory where the node should be: -ENODEV");
 
 	/* uevent says DEVNAME=../vda1: never opened, whatever else happens */
-	add_dev("vdq", NULL, 0, 254, 243, 8);
+	add_block("vdq", NULL, 0, 254, 243, 8);
 	put_text("sys/devices/virtual/block/vdq/uevent", "MAJOR=254\nMINOR=243\nDEVNAME=../vda1\n");
 	fd = devname_open(makedev(254, 243), O_RDONLY);
 	tap_ok(fd < 0 && !exists("dev/.torpor"), "devname: DEVNAME with '..' is refused (%d)", fd);
@@ -952,7 +886,7 @@ static void test_open(void)
 		close(fd);
 
 	/* no node at all: a private node made with mknod, then removed again */
-	add_dev("loopx", NULL, 0, 7, 1, 0);
+	add_block("loopx", NULL, 0, 7, 1, 0);
 	fd = devname_open(makedev(7, 1), O_RDONLY | O_CREAT);
 	r = fd >= 0 && fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == makedev(7, 1);
 	tap_ok(!exists("dev/loopx") && !exists("dev/.torpor"),
@@ -969,13 +903,13 @@ static void test_open(void)
 		tap_ok(1, "devname: node with the wrong number # SKIP needs root for mknod");
 		return;
 	}
-	add_dev("vdo", NULL, 0, 254, 242, 8);
+	add_block("vdo", NULL, 0, 254, 242, 8);
 	snprintf(p, sizeof(p), "%s/dev/vdo", root);
 	r = mknod(p, S_IFCHR | 0600, makedev(1, 3));
 	tap_ok(r == 0 && devname_open(makedev(254, 242), O_RDONLY) == -ENODEV,
 	       "devname: a character node (null) where the block node should be: -ENODEV");
 	/* a block node of another, real device (loop0); the kernel may refuse it here */
-	add_dev("vdr", NULL, 0, 254, 245, 8);
+	add_block("vdr", NULL, 0, 254, 245, 8);
 	snprintf(p, sizeof(p), "%s/dev/vdr", root);
 	r = mknod(p, S_IFBLK | 0600, makedev(7, 0));
 	fd = devname_open(makedev(254, 245), O_RDONLY);
@@ -996,7 +930,7 @@ static void test_name(void)
 	       "devname: name of 104:0 is /dev/cciss/c0d0");
 	tap_ok(!strcmp(devname_name(makedev(200, 7), buf, sizeof(buf)), "200:7"),
 	       "devname: name of an unknown device is MAJ:MIN");
-	add_dev("vdp", NULL, 0, 254, 244, 8);
+	add_block("vdp", NULL, 0, 254, 244, 8);
 	put_text("sys/devices/virtual/block/vdp/uevent", "MAJOR=254\nMINOR=244\n");
 	tap_ok(!strcmp(devname_name(makedev(254, 244), buf, sizeof(buf)), "/dev/vdp"),
 	       "devname: no DEVNAME in uevent: the sysfs link's name");
@@ -1065,7 +999,7 @@ static void test_fsunique(void)
 	       "fsunique: a filesystem no device shows by content is left to the boot");
 
 	/* a copy of the ext4 disk attached, as 60-ext-clone.sh does */
-	add_dev("sdj", NULL, 0, 8, 144, 16384);
+	add_block("sdj", NULL, 0, 8, 144, 16384);
 	copy_rel("dev/vda2", "dev/sdj");
 	r = fsunique_check(fs, 3, NULL, &c);
 	tap_ok(r == -ENOTUNIQ && c.index == 0 && c.mounted == makedev(254, 2) && c.n == 2 &&
@@ -1082,14 +1016,14 @@ static void test_fsunique(void)
 	       "fsunique: xfs found on another device than its own: -ENOTUNIQ (got %d)", r);
 
 	/* btrfs: two devices of one filesystem are fine, a copy of one is not */
-	add_dev("sdl", NULL, 0, 8, 176, 144);
-	add_dev("sdm", NULL, 0, 8, 192, 144);
+	add_block("sdl", NULL, 0, 8, 176, 144);
+	add_block("sdm", NULL, 0, 8, 192, 144);
 	make_btrfs_dev("dev/sdl", U31, 1, 2);
 	make_btrfs_dev("dev/sdm", U31, 2, 2);
 	fs[0] = fsrec(TORPOR_FS_BTRFS, U31, 8, 176);
 	tap_ok(fsunique_check(fs, 1, NULL, &c) == 0,
 	       "fsunique: a btrfs on two devices, ids 1 and 2: 0");
-	add_dev("sdn", NULL, 0, 8, 208, 144);
+	add_block("sdn", NULL, 0, 8, 208, 144);
 	copy_rel("dev/sdm", "dev/sdn");
 	r = fsunique_check(fs, 1, NULL, &c);
 	tap_ok(r == -ENOTUNIQ && c.n == 2 &&
@@ -1230,8 +1164,8 @@ static void test_hang(void)
 	dev_t dev = 0;
 	int r;
 
-	add_dev("sdh", NULL, 0, 8, 112, GPT_SECTORS);
-	add_dev("sdh1", "sdh", 1, 8, 113, 128);
+	add_block("sdh", NULL, 0, 8, 112, GPT_SECTORS);
+	add_block("sdh1", "sdh", 1, 8, 113, 128);
 	put_fifo("sys/devices/virtual/block/sdh/uevent");
 	put_fifo("sys/devices/virtual/block/sdh/sdh1/uevent");
 	devname_probe_ms = 300;
@@ -1346,7 +1280,7 @@ static void test_stamp(void)
 	uuid_bytes(U6, u);
 	tap_ok(r == 0 && st.rec.kind == TORPOR_FS_BTRFS && !memcmp(st.rec.uuid, u, 16),
 	       "devname: devname_read_stamp() of a btrfs: its stamp (got %d)", r);
-	add_dev("sdo", NULL, 0, 8, 224, 144);
+	add_block("sdo", NULL, 0, 8, 224, 144);
 	make_btrfs_dev("dev/sdo", U32, 3, 7);
 	r = devname_read_stamp(makedev(8, 224), FSSTAMP_NO_LOG_HEAD, &st);
 	tap_ok(r == 0 && st.btrfs_devid == 3 && st.btrfs_devices == 7,
@@ -1358,7 +1292,7 @@ static void test_stamp(void)
 
 	/* sdp answers the probe, never the read of its device id */
 	make_btrfs_dev("dev/sdo", U32, 1, 2);
-	add_dev("sdp", NULL, 0, 8, 240, 144);
+	add_block("sdp", NULL, 0, 8, 240, 144);
 	make_btrfs_dev("dev/sdp", U32, 2, 2);
 	devname_probe_ms = 300;
 	signal(SIGALRM, on_alarm_server);
@@ -1425,8 +1359,8 @@ static void test_fsunique_noreader(void)
 	       "read named, and why (got %d, %zu, %d)", r, c.n, c.err);
 
 	/* a btrfs on two devices: the lookup reads them, the reads of their ids fail */
-	add_dev("sds", NULL, 0, 65, 32, 144);
-	add_dev("sdt", NULL, 0, 65, 48, 144);
+	add_block("sds", NULL, 0, 65, 32, 144);
+	add_block("sdt", NULL, 0, 65, 48, 144);
 	make_btrfs_dev("dev/sds", U33, 1, 2);
 	make_btrfs_dev("dev/sdt", U33, 2, 2);
 	fork_after = -1;

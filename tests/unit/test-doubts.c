@@ -43,112 +43,14 @@ int resume_main(int argc, char **argv);
 #include "crc32.h"
 #include "deadfifo.h"
 #include "devname.h"
+#include "fakesysfs.h"
 #include "image.h"
 
-static char root[256];
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(2);
-}
-
-static void mkdirs(const char *rel)
-{
-	char p[PATH_MAX], *s;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	for (s = p + strlen(root) + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST)
-			die(p);
-		*s = '/';
-	}
-	if (mkdir(p, 0755) < 0 && errno != EEXIST)
-		die(p);
-}
-
-static void parent_dirs(const char *rel)
-{
-	char d[PATH_MAX], *s;
-
-	snprintf(d, sizeof(d), "%s", rel);
-	s = strrchr(d, '/');
-	if (s) {
-		*s = '\0';
-		mkdirs(d);
-	}
-}
-
-static void put_file(const char *rel, const void *data, size_t len)
-{
-	char p[PATH_MAX];
-	int fd;
-
-	parent_dirs(rel);
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
-		die(p);
-	close(fd);
-}
-
-static void put_text(const char *rel, const char *text)
-{
-	put_file(rel, text, strlen(text));
-}
-
-static void put_link(const char *target, const char *rel)
-{
-	char p[PATH_MAX];
-
-	parent_dirs(rel);
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	unlink(p);
-	if (symlink(target, p) < 0)
-		die(p);
-}
-
+/* A disk in the fake sysfs (fakesysfs.h). */
 static void add_dev(const char *name, unsigned int maj, unsigned int min,
 		    unsigned long long sectors)
 {
-	char dir[256], rel[320], text[320];
-
-	snprintf(dir, sizeof(dir), "devices/virtual/block/%s", name);
-	snprintf(rel, sizeof(rel), "sys/%s/dev", dir);
-	snprintf(text, sizeof(text), "%u:%u\n", maj, min);
-	put_text(rel, text);
-	snprintf(rel, sizeof(rel), "sys/%s/size", dir);
-	snprintf(text, sizeof(text), "%llu\n", sectors);
-	put_text(rel, text);
-	snprintf(rel, sizeof(rel), "sys/%s/uevent", dir);
-	snprintf(text, sizeof(text), "MAJOR=%u\nMINOR=%u\nDEVNAME=%s\nDEVTYPE=disk\n", maj, min,
-		 name);
-	put_text(rel, text);
-	snprintf(rel, sizeof(rel), "sys/%s/holders", dir);
-	mkdirs(rel);
-	snprintf(rel, sizeof(rel), "sys/class/block/%s", name);
-	snprintf(text, sizeof(text), "../../%s", dir);
-	put_link(text, rel);
-	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u", maj, min);
-	put_link(text, rel);
-}
-
-static void uuid_bytes(const char *text, uint8_t out[16])
-{
-	int i = 0;
-
-	for (; *text && i < 16; text++) {
-		unsigned int v;
-
-		if (*text == '-')
-			continue;
-		sscanf(text, "%2x", &v);
-		out[i++] = v;
-		text++;
-	}
+	add_block(name, NULL, 0, maj, min, sectors);
 }
 
 #define DEV_BYTES (1 << 20)
