@@ -12,6 +12,7 @@
 #include "fitcheck.h"
 #include "hibernate.h"
 #include "initramfs.h"
+#include "mountinfo.h"
 #include "mounts.h"
 #include "msg.h"
 #include "skipsay.h"
@@ -229,4 +230,40 @@ void checksay_no_fit(const struct fit_input *in, const struct fit_estimate *fit,
 		  MIB_UP(fit->stored), MIB(fit->in_use), ratio, shrunk, MIB_UP(fit->margin), where,
 		  MIB(avail), used);
 	checksay_hint_fit(in, avail);
+}
+
+/*
+ * checksay_foreign() - why mounts_foreign() on @m refused: @r is 1 when
+ * /dev/@dev (@type) is mounted where torpor-suspend cannot see it, or
+ * (@since_list) was mounted since the list was made; else its -errno
+ */
+void checksay_foreign(const struct mounts *m, int r, const char *dev, const char *type,
+		      int since_list)
+{
+	if (r == 1 && since_list) {
+		msg_error("/dev/%s (%s) was mounted while torpor-suspend prepared, after it listed "
+			  "the filesystems: it would be neither synced nor guarded against a mount "
+			  "elsewhere", dev, type);
+		msg_hint("hibernate again");
+	} else if (r == 1) {
+		msg_error("/dev/%s (%s) is mounted, but not visible to torpor-suspend (another mount "
+			  "namespace, a chroot, or lazily unmounted): torpor can neither sync it nor "
+			  "guard it against a mount elsewhere", dev, type);
+		msg_hint("unmount it where it is mounted (a container, a service with PrivateMounts=, "
+			 "outside the chroot; a lazy unmount ends when its last user closes it), or "
+			 "run torpor-suspend where it is mounted too");
+	} else if (since_list) {
+		msg_error("cannot check for filesystems mounted since the list was made: %s",
+			  msg_errname(r));
+	} else if (r == -EBADMSG) {
+		msg_error("cannot parse line %u of %s: a filesystem mounted there would be neither "
+			  "synced nor guarded", m->bad_line, MOUNTINFO_PATH);
+		msg_hint("please report that line to torpor's authors ('sed -n %up %s')",
+			 m->bad_line, MOUNTINFO_PATH);
+	} else {
+		msg_error("cannot check for filesystems not visible to torpor-suspend in '%s': %s",
+			  MOUNTS_SYSFS_FS, r == -EMEDIUMTYPE ? "it is not sysfs" : msg_errname(r));
+		msg_hint("mount sysfs on /sys ('mount -t sysfs sysfs /sys') and run torpor-suspend "
+			 "on the host, outside any chroot or container");
+	}
 }

@@ -22,5 +22,7 @@ void checksay_no_fit(const struct fit_input *in, const struct fit_estimate *fit,
 		     const struct hib_target *t, uint64_t avail, const char *where);
 void checksay_unstamped(const struct mounts_fs *f);
 void checksay_unsynced(const struct mounts_fs *f);
+void checksay_foreign(const struct mounts *m, int r, const char *dev, const char *type,
+		      int since_list);
 
 #endif

@@ -23,10 +23,27 @@
 /* The mounted filesystems: stamped in mountguard_record(), synced after the freeze. */
 static struct mounts mounts;
 
-static int collect_mounts(struct torpor_image *img)
+/*
+ * A filesystem mounted where torpor-suspend cannot see it (another mount
+ * namespace, a chroot, lazily unmounted), or (@since_list) mounted since the
+ * list was made, would be neither synced nor guarded: refused.  0, or -errno
+ * (reported).
+ */
+static int check_foreign(int since_list)
 {
 	char dev[NAME_MAX + 1];
-	const char *type;
+	const char *type = NULL;
+	int r;
+
+	r = mounts_foreign(&mounts, dev, sizeof(dev), &type);
+	if (r == 0)
+		return 0;
+	checksay_foreign(&mounts, r, dev, type, since_list);
+	return r == 1 ? -EBUSY : r;
+}
+
+static int collect_mounts(struct torpor_image *img)
+{
 	uint32_t i;
 	int r;
 
@@ -37,30 +54,9 @@ static int collect_mounts(struct torpor_image *img)
 			  msg_errname(r));
 		return r;
 	}
-	r = mounts_foreign(&mounts, dev, sizeof(dev), &type);
-	if (r == 1) {
-		msg_error("/dev/%s (%s) is mounted, but not visible to torpor-suspend (another mount "
-			  "namespace, a chroot, or lazily unmounted): torpor can neither sync it nor "
-			  "guard it against a mount elsewhere", dev, type);
-		msg_hint("unmount it where it is mounted (a container, a service with PrivateMounts=, "
-			 "outside the chroot; a lazy unmount ends when its last user closes it), or "
-			 "run torpor-suspend where it is mounted too");
-		return -EBUSY;
-	}
-	if (r == -EBADMSG) {
-		msg_error("cannot parse line %u of %s: a filesystem mounted there would be neither "
-			  "synced nor guarded", mounts.bad_line, MOUNTINFO_PATH);
-		msg_hint("please report that line to torpor's authors ('sed -n %up %s')",
-			 mounts.bad_line, MOUNTINFO_PATH);
+	r = check_foreign(0);
+	if (r < 0)
 		return r;
-	}
-	if (r < 0) {
-		msg_error("cannot check for filesystems not visible to torpor-suspend in '%s': %s",
-			  MOUNTS_SYSFS_FS, r == -EMEDIUMTYPE ? "it is not sysfs" : msg_errname(r));
-		msg_hint("mount sysfs on /sys ('mount -t sysfs sysfs /sys') and run torpor-suspend "
-			 "on the host, outside any chroot or container");
-		return r;
-	}
 	if (mounts.nr_fs) {
 		free(img->fs);
 		img->fs = mounts.fs;
@@ -196,24 +192,7 @@ int mountguard_sync(void)
  */
 int mountguard_check_late(void)
 {
-	char dev[NAME_MAX + 1];
-	const char *type;
-	int r;
-
-	r = mounts_foreign(&mounts, dev, sizeof(dev), &type);
-	if (r == 1) {
-		msg_error("/dev/%s (%s) was mounted while torpor-suspend prepared, after it listed "
-			  "the filesystems: it would be neither synced nor guarded against a mount "
-			  "elsewhere", dev, type);
-		msg_hint("hibernate again");
-		return -EBUSY;
-	}
-	if (r < 0) {
-		msg_error("cannot check for filesystems mounted since the list was made: %s",
-			  msg_errname(r));
-		return r;
-	}
-	return 0;
+	return check_foreign(1);
 }
 
 /* mountguard_release() - free the list made by mountguard_record() */
