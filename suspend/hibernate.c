@@ -171,16 +171,16 @@ static int check_header(const struct hib_opts *o, struct writer *w, const struct
 	int r;
 
 	r = writer_check_header(w, orig_sig, !o->check_only);
-	if (r == -E2BIG) {
+	if (r == WRITER_HEADER_BAD_PAGES) {
 		msg_error("the swap header of %s lists more than 128 bad pages: torpor's "
 			  "record would overwrite the list", t->dev_name);
 		msg_hint("use another swap area, or mkswap this one without -c");
-		return r;
+		return -E2BIG;
 	}
-	if (r == -EMEDIUMTYPE) {
+	if (r == WRITER_HEADER_NOT_SWAP) {
 		msg_error("no swap signature at page %llu of %s: not a swap area",
 			  (unsigned long long)t->offset_pages, t->dev_name);
-		return r;
+		return -EMEDIUMTYPE;
 	}
 	if (r < 0)
 		msg_error("cannot read or write the swap header at page %llu of %s: %s",
