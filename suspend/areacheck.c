@@ -53,7 +53,10 @@ int hibernate_check_answers(dev_t dev, const char *what)
 	return -EREMOTEIO;
 }
 
-/* Step 1: the swap area, checked before anything else happens (reported). */
+/*
+ * Step 1: the swap area, checked before anything else happens.
+ * Return: 0, or -errno (reported).
+ */
 int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 {
 	char what[300];
@@ -79,9 +82,9 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 		return r;
 	}
 	r = target_find(dev, o->has_offset, o->offset, t);
-	if (r < 0) {
+	if (r != TARGET_FOUND) {
 		checksay_target(o, t, r);
-		return r;
+		return r < 0 ? r : -ENODEV;
 	}
 	devname_name(dev, t->dev_name, sizeof(t->dev_name));
 	r = hibernate_check_answers(dev, t->swap_path);

@@ -169,13 +169,13 @@ void checksay_hint_fit(const struct fit_input *in, uint64_t avail)
 
 /*
  * checksay_target() - why target_find() gave no area for the resume device of
- * @o: its result @r, with @t as it left it
+ * @o: its result @r (a target_match or -errno), with @t as it left it
  */
 void checksay_target(const struct hib_opts *o, const struct hib_target *t, int r)
 {
-	if (r == -ENOTUNIQ) {
+	if (r == TARGET_SEVERAL) {
 		msg_error("several swap files on '%s': resume_offset= must say which", o->resume);
-	} else if (r == -ERANGE) {
+	} else if (r == TARGET_OTHER_PAGE) {
 		msg_error("resume_offset=%llu does not match swap file '%s' on '%s': it begins at "
 			  "page %llu", (unsigned long long)o->offset, t->swap_path, o->resume,
 			  (unsigned long long)t->offset_pages);
@@ -193,14 +193,15 @@ void checksay_target(const struct hib_opts *o, const struct hib_target *t, int r
 			  "devices or a RAID/DUP data profile", t->swap_path);
 		msg_hint("a swap file on btrfs must live on a single-device filesystem with the "
 			 "single data profile; use a swap partition otherwise");
-	} else if (t->swap_path[0]) {
+	} else if (r < 0 && t->swap_path[0]) {
 		msg_error("cannot locate swap file '%s' on '%s': %s", t->swap_path, o->resume,
 			  r == -ENODEV ? "its filesystem's mount source is not a block device" :
 			  msg_errname(r));
 		msg_hint("give its page with --resume-offset or resume_offset=");
 	} else {
 		msg_error("no active swap area on '%s'%s: %s", o->resume,
-			  o->has_offset ? " at that resume_offset" : "", msg_errname(r));
+			  o->has_offset ? " at that resume_offset" : "",
+			  msg_errname(r < 0 ? r : -ENODEV));
 		checksay_hint_swaps();
 	}
 }
