@@ -84,24 +84,25 @@ static int check_unique(const struct torpor_image *img)
 	};
 	char uuid[37], list[200] = "", name[64], mounted[64];
 	const struct torpor_fsrec *f;
+	enum fsunique_result r;
 	struct fsunique_clash c;
 	size_t i, at = 0;
-	int among = 0, r;
+	int among = 0;
 
 	r = fsunique_check(img->fs, img->meta.nr_fs, skipsay, &c);
-	if (r == 0)
+	if (r == FSUNIQUE_ALONE)
 		return 0;
 	f = &img->fs[c.index];
 	fsstamp_uuid_str(f->uuid, uuid);
 	devname_name(c.mounted, mounted, sizeof(mounted));
-	if (r == -ECHILD) {
+	if (r == FSUNIQUE_UNREAD) {
 		devname_name(c.devs[0], name, sizeof(name));
 		msg_error("cannot check that %s filesystem %s is on %s alone: no process to read "
 			  "%s could be started: %s", fsstamp_kind_name(f->kind), uuid, mounted,
 			  name, msg_errname(c.err));
 		msg_hint("a copy there would make the next boot discard the image; hibernate "
 			 "again when memory or the process limit is less short");
-		return r;
+		return -ECHILD;
 	}
 	/* btrfs: every device that shows the same id; else the others, the copies */
 	for (i = 0; i < c.n && at < sizeof(list); i++) {
