@@ -77,14 +77,14 @@ static void take_sample(struct writer *w, struct fit_input *in)
 
 	r = fitsample_take(FITSAMPLE_KCORE, FITSAMPLE_KPAGEFLAGS, w->block_pages, w->ps,
 			   FIT_BUDGET_NS, trial_pack, &w->pool, &s);
-	if (r == 0) {
+	if (r == FITSAMPLE_TAKEN) {
 		in->sample_raw = s.raw;
 		in->sample_stored = s.stored;
 		msg_debug("compression sample: %u blocks of memory in use in %u windows, %llu KiB "
 			  "stored in %llu KiB, in %.1f ms (%.1f ms of CPU)", s.blocks, s.windows,
 			  (unsigned long long)(s.stored >> 10), (unsigned long long)(s.raw >> 10),
 			  s.ns / 1e6, s.cpu_ns / 1e6);
-	} else if (r == -ENODATA) {
+	} else if (r == FITSAMPLE_TOO_FEW) {
 		msg_debug("no compression sample (%u blocks of memory in use in %u windows, fewer "
 			  "than %d, in %.1f ms of CPU): counting memory as incompressible", s.blocks,
 			  s.windows, FITSAMPLE_MIN_BLOCKS, s.cpu_ns / 1e6);
