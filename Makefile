@@ -127,9 +127,9 @@ $(B)/klibc/libcore.a: $(KLIBC_CORE_OBJS)
 # the configuration file's place is built in; install-vars remakes main.o when it changes
 $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: CPPFLAGS += -DSYSCONFDIR='"$(SYSCONFDIR)"'
 $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: $(B)/install-vars
-# and where torpor-resume sits in the initramfs, which hibernate.c checks
-$(B)/glibc/suspend/hibernate.o $(B)/test/suspend/hibernate.o: CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
-$(B)/glibc/suspend/hibernate.o $(B)/test/suspend/hibernate.o: $(B)/install-vars
+# and where torpor-resume sits in the initramfs, which bootready.c checks
+$(B)/glibc/suspend/bootready.o $(B)/test/suspend/bootready.o: CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
+$(B)/glibc/suspend/bootready.o $(B)/test/suspend/bootready.o: $(B)/install-vars
 
 $(B)/torpor-suspend: $(SUSPEND_OBJS) $(B)/glibc/libcore.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -llz4

@@ -281,10 +281,10 @@ static int gather(int kfd, int ffd, const struct fit_ram *range, uint64_t page, 
  *
  * A window that cannot be read is skipped.  Logs nothing.  @ret is filled in
  * any case (its times too).
- * Return: 0; -errno when a file cannot be opened or read (-EPERM under
- * lockdown, -ENOENT without /proc/kcore); -ENODATA when fewer than
+ * Return: FITSAMPLE_TAKEN (0); FITSAMPLE_TOO_FEW when fewer than
  * FITSAMPLE_MIN_BLOCKS blocks of pages in use were found in time: too few to
- * judge the rest by.
+ * judge the rest by; -errno when a file cannot be opened or read (-EPERM under
+ * lockdown, -ENOENT without /proc/kcore).
  */
 int fitsample_take(const char *kcore, const char *kpageflags, uint32_t block_pages,
 		   uint32_t page_size, uint64_t budget_ns, fitsample_pack_fn pack, void *ctx,
@@ -334,7 +334,7 @@ int fitsample_take(const char *kcore, const char *kpageflags, uint32_t block_pag
 		s.stored += bytes;
 		s.blocks++;
 	}
-	r = s.blocks >= FITSAMPLE_MIN_BLOCKS ? 0 : -ENODATA;
+	r = s.blocks >= FITSAMPLE_MIN_BLOCKS ? FITSAMPLE_TAKEN : FITSAMPLE_TOO_FEW;
 out:
 	if (raw)
 		explicit_bzero(raw, (size_t)block_pages * page_size);

@@ -48,6 +48,12 @@ int fitsample_parse_kcore(const uint8_t *buf, size_t len, uint32_t page_size,
 int fitsample_window(const struct fit_ram *ram, size_t n, uint32_t page_size, unsigned i,
 		     unsigned k, size_t *ret_range, uint64_t *ret_page);
 int fitsample_in_use(uint64_t flags);
+/* What fitsample_take() took, when it could read */
+enum fitsample_result {
+	FITSAMPLE_TAKEN,	/* enough blocks to judge the rest by */
+	FITSAMPLE_TOO_FEW,	/* fewer than FITSAMPLE_MIN_BLOCKS found in time */
+};
+
 int fitsample_take(const char *kcore, const char *kpageflags, uint32_t block_pages,
 		   uint32_t page_size, uint64_t budget_ns, fitsample_pack_fn pack, void *ctx,
 		   struct fit_sample *ret);

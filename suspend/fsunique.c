@@ -46,13 +46,14 @@ static int no_reader(struct fsunique_clash *c)
 
 /*
  * Keep in @c only the devices that show the same btrfs device id as another
- * (a copy); 1 when there are such, 0 when each is a device of its own, -ECHILD
- * when one could not be read for want of a reader process (no_reader()).  Each
+ * (a copy); FSUNIQUE_COPY when there are such, FSUNIQUE_ALONE when each is a
+ * device of its own, FSUNIQUE_UNREAD when one could not be read for want of a
+ * reader process (no_reader()).  Each
  * id is read as check_btrfs() reads it, by the lookups' reader process: one
  * that does not answer is named to @after_lookup(@what), and left out.
  */
-static int btrfs_copies(struct fsunique_clash *c, void (*after_lookup)(const char *what),
-			const char *what)
+static enum fsunique_result btrfs_copies(struct fsunique_clash *c,
+					 void (*after_lookup)(const char *what), const char *what)
 {
 	uint64_t ids[FSUNIQUE_DEVS_MAX];
 	int ok[FSUNIQUE_DEVS_MAX], dup[FSUNIQUE_DEVS_MAX];
@@ -67,7 +68,7 @@ static int btrfs_copies(struct fsunique_clash *c, void (*after_lookup)(const cha
 		if (after_lookup)
 			after_lookup(what);
 		if (no_reader(c))
-			return -ECHILD;
+			return FSUNIQUE_UNREAD;
 	}
 	for (i = 0; i < c->n; i++)
 		for (j = i + 1; j < c->n; j++)
@@ -77,12 +78,13 @@ static int btrfs_copies(struct fsunique_clash *c, void (*after_lookup)(const cha
 		if (dup[i])
 			c->devs[n++] = c->devs[i];
 	c->n = n;
-	return n > 0;
+	return n > 0 ? FSUNIQUE_COPY : FSUNIQUE_ALONE;
 }
 
-/* fsunique_check() of filesystem @f, @c's index set: 0, or -ENOTUNIQ or -ECHILD with @c. */
-static int check_one(const struct torpor_fsrec *f, void (*after_lookup)(const char *what),
-		     struct fsunique_clash *c)
+/* fsunique_check() of filesystem @f, @c's index set; @c filled but for FSUNIQUE_ALONE */
+static enum fsunique_result check_one(const struct torpor_fsrec *f,
+				      void (*after_lookup)(const char *what),
+				      struct fsunique_clash *c)
 {
 	char uuid[37], spec[48], what[64];
 	int r;
@@ -95,14 +97,12 @@ static int check_one(const struct torpor_fsrec *f, void (*after_lookup)(const ch
 	if (after_lookup)
 		after_lookup(what);
 	if (no_reader(c))
-		return -ECHILD;
+		return FSUNIQUE_UNREAD;
 	if (r < 0 || c->n == 0)
-		return 0;
-	if (f->kind == TORPOR_FS_BTRFS) {
-		r = c->n < 2 ? 0 : btrfs_copies(c, after_lookup, what);
-		return r > 0 ? -ENOTUNIQ : r;
-	}
-	return c->n == 1 && c->devs[0] == c->mounted ? 0 : -ENOTUNIQ;
+		return FSUNIQUE_ALONE;
+	if (f->kind == TORPOR_FS_BTRFS)
+		return c->n < 2 ? FSUNIQUE_ALONE : btrfs_copies(c, after_lookup, what);
+	return c->n == 1 && c->devs[0] == c->mounted ? FSUNIQUE_ALONE : FSUNIQUE_COPY;
 }
 
 /**
@@ -111,7 +111,7 @@ static int check_one(const struct torpor_fsrec *f, void (*after_lookup)(const ch
  * @nr_fs: how many
  * @after_lookup: called after each lookup with what was looked for, so that
  *                the caller can name the devices it skipped (devname_skipped())
- * @ret: the first one that it would not find alone, when -ENOTUNIQ is returned
+ * @ret: the first one that it would not find alone, unless FSUNIQUE_ALONE is returned
  *
  * An ext or xfs filesystem must be on exactly one device, by content, and that
  * the one it is mounted from; no two devices of a btrfs may show the same
@@ -119,24 +119,25 @@ static int check_one(const struct torpor_fsrec *f, void (*after_lookup)(const ch
  * A device that could not be read for want of a reader process (fork() or
  * pipe() failed: memory or a process limit short) might carry a copy that the
  * next boot, able to read it, would find: that is a failure too.
- * Return: 0; -ENOTUNIQ with *@ret; -ECHILD with *@ret naming that device alone
- * and, in its err, the -errno of fork() or pipe().
+ * Return: FSUNIQUE_ALONE (0); FSUNIQUE_COPY with *@ret; FSUNIQUE_UNREAD with
+ * *@ret naming that device alone and, in its err, the -errno of fork() or
+ * pipe().
  */
-int fsunique_check(const struct torpor_fsrec *fs, uint32_t nr_fs,
+enum fsunique_result fsunique_check(const struct torpor_fsrec *fs, uint32_t nr_fs,
 		   void (*after_lookup)(const char *what), struct fsunique_clash *ret)
 {
 	struct fsunique_clash c;
+	enum fsunique_result r;
 	uint32_t i;
-	int r;
 
 	for (i = 0; i < nr_fs; i++) {
 		memset(&c, 0, sizeof(c));
 		c.index = i;
 		r = check_one(&fs[i], after_lookup, &c);
-		if (r < 0) {
+		if (r != FSUNIQUE_ALONE) {
 			*ret = c;
 			return r;
 		}
 	}
-	return 0;
+	return FSUNIQUE_ALONE;
 }

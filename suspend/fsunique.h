@@ -14,16 +14,24 @@
 
 #define FSUNIQUE_DEVS_MAX	8
 
+/* What fsunique_check() found */
+enum fsunique_result {
+	FSUNIQUE_ALONE,		/* each is where the next boot looks, on one device */
+	FSUNIQUE_COPY,		/* the next boot would not find one alone: the clash names it */
+	FSUNIQUE_UNREAD,	/* a device could not be read for want of a reader process:
+				 * the clash names it, and why (err) */
+};
+
 /* A filesystem the next boot would not find on its own device alone. */
 struct fsunique_clash {
 	uint32_t index;				/* its record */
 	dev_t mounted;				/* the device it is mounted from */
 	dev_t devs[FSUNIQUE_DEVS_MAX];		/* the devices that carry it, by content */
 	size_t n;
-	int err;				/* -ECHILD: -errno of pipe() or fork() */
+	int err;				/* FSUNIQUE_UNREAD: -errno of pipe() or fork() */
 };
 
-int fsunique_check(const struct torpor_fsrec *fs, uint32_t nr_fs,
+enum fsunique_result fsunique_check(const struct torpor_fsrec *fs, uint32_t nr_fs,
 		   void (*after_lookup)(const char *what), struct fsunique_clash *ret);
 
 #endif

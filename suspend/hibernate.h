@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* hibernate.h - torpor-suspend's main sequence */
+/*
+ * hibernate.h - torpor-suspend's hibernation: its main sequence (hibernate.c)
+ * and the checks before it that the image file's run reuses (hostcheck.c,
+ * areacheck.c, bootready.c)
+ */
 #ifndef SUSPEND_HIBERNATE_H
 #define SUSPEND_HIBERNATE_H
 
@@ -27,11 +31,22 @@ struct hib_opts {
 
 struct hib_target;
 
+/* hibernate.c */
 int hibernate_run(const struct hib_opts *o);
-void hibernate_say_ambiguous(const char *spec);
-int hibernate_resolve(const struct hib_opts *o, struct hib_target *t);
+int hibernate_preflight(const struct hib_opts *o, struct hib_target *t);
+
+/* hostcheck.c */
 int hibernate_check_namespaces(void);
+
+/* areacheck.c */
+int hibernate_resolve(const struct hib_opts *o, struct hib_target *t);
 int hibernate_check_answers(dev_t dev, const char *what);
+
+/* bootready.c */
+int hibernate_check_next_boot(const struct hib_target *t, const char *spec);
 int hibernate_check_initramfs(const struct hib_opts *o);
+
+/* checksay.c */
+void hibernate_say_ambiguous(const char *spec);
 
 #endif

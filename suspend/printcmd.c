@@ -45,17 +45,17 @@ static int pick_only_area(struct hib_opts *o)
 
 	memset(&t, 0, sizeof(t));
 	r = target_find_only(&t);
-	if (r == -ENOTUNIQ) {
+	if (r == TARGET_SEVERAL) {
 		msg_error("no resume device named, and several swap areas are active");
 		msg_hint("name the one to use with --resume= (see 'swapon --show')");
-		return r;
+		return -ENOTUNIQ;
 	}
-	if (r < 0) {
+	if (r != TARGET_FOUND) {
 		msg_error("no resume device named, and no usable active swap area: %s",
-			  r == -ENODEV ? "none is active" : msg_errname(r));
+			  r > 0 || r == -ENODEV ? "none is active" : msg_errname(r));
 		msg_hint(r == -EACCES ? "run torpor-suspend as root" :
 			 "create one (mkswap), activate it (swapon), or name it with --resume=");
-		return r;
+		return r < 0 ? r : -ENODEV;
 	}
 	snprintf(o->resume, sizeof(o->resume), "%u:%u", major(t.dev), minor(t.dev));
 	o->has_offset = t.is_file;

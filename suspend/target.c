@@ -156,12 +156,14 @@ static int match_entry(const struct swap_entry *e, dev_t dev, int has_offset, ui
  * @ret: filled when found
  *
  * A swap file is found from its filesystem's device alone when it is the only
- * one there, so resume_offset= may be left out.  Return: 0; -ENODEV when no
- * active swap area matches; -ERANGE when none matches but a swap file on @dev
- * begins at another page than @offset_pages (@ret names it, with its page);
- * -ENOTUNIQ when several swap files on @dev match and no offset was given; the
- * errors of btrfsmap_file_offset() and target_file_offset() when the file's
- * offset cannot be computed (-EMEDIUMTYPE, -EXDEV, ...; @ret names the file).
+ * one there, so resume_offset= may be left out.  Return: TARGET_FOUND (0);
+ * TARGET_NONE when no active swap area matches; TARGET_OTHER_PAGE when none
+ * matches but a swap file on @dev begins at another page than @offset_pages
+ * (@ret names it, with its page); TARGET_SEVERAL when several swap files on
+ * @dev match and no offset was given; -errno when /proc/swaps cannot be read,
+ * or the errors of btrfsmap_file_offset() and target_file_offset() when a
+ * file's offset cannot be computed (-EMEDIUMTYPE, -EXDEV, ...; @ret names the
+ * file).
  */
 int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_target *ret)
 {
@@ -188,27 +190,28 @@ int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_tar
 	free(sw);
 	if (n == 0 && mismatch.is_file) {
 		*ret = mismatch;
-		return -ERANGE;
+		return TARGET_OTHER_PAGE;
 	}
 	if (n == 0 && err) {
 		*ret = failed;
 		return err;
 	}
 	if (n == 0)
-		return -ENODEV;
+		return TARGET_NONE;
 	if (n > 1)
-		return -ENOTUNIQ;
+		return TARGET_SEVERAL;
 	*ret = found;
-	return 0;
+	return TARGET_FOUND;
 }
 
 /**
  * target_find_only() - the one active swap area, when no resume device is named
  * @ret: filled when found, as target_find() fills it
  *
- * Return: 0; -ENODEV when no swap area is active; -ENOTUNIQ when several are;
- * -EACCES when the swap file cannot be opened (not root); the errors of
- * target_find() for its device.
+ * Return: TARGET_FOUND (0); TARGET_NONE when no swap area is active (or its
+ * partition is not a block device); TARGET_SEVERAL when several are; -EACCES
+ * when the swap file cannot be opened (not root); target_find()'s for its
+ * device.
  */
 int target_find_only(struct hib_target *ret)
 {
@@ -223,22 +226,24 @@ int target_find_only(struct hib_target *ret)
 	if (r < 0)
 		return r;
 	if (nsw != 1) {
-		r = nsw ? -ENOTUNIQ : -ENODEV;
+		r = nsw ? TARGET_SEVERAL : TARGET_NONE;
 		goto out;
 	}
 	if (!sw[0].is_file) {
 		if (stat(sw[0].path, &st) < 0)
 			r = -errno;
 		else if (!S_ISBLK(st.st_mode))
-			r = -ENODEV;
+			r = TARGET_NONE;
 		else
 			dev = st.st_rdev;
 	} else {
 		r = target_file_location(sw[0].path, &dev, &oerr, &off);
 		if (r == 0)
 			r = -EACCES;
+		else if (r > 0)
+			r = 0;
 	}
 out:
 	free(sw);
-	return r < 0 ? r : target_find(dev, 0, 0, ret);
+	return r != 0 ? r : target_find(dev, 0, 0, ret);
 }

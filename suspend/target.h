@@ -17,6 +17,17 @@ struct hib_target {
 	char dev_name[64];		/* for messages */
 };
 
+/* What target_find() and target_find_only() found, when they could look */
+enum target_match {
+	TARGET_FOUND,		/* @ret names the area */
+	TARGET_NONE,		/* no active swap area matches (target_find_only(): none
+				 * is active, or not a block device) */
+	TARGET_SEVERAL,		/* several swap files on the device match, and no offset
+				 * says which (target_find_only(): several areas are active) */
+	TARGET_OTHER_PAGE,	/* none matches, but a swap file on the device begins at
+				 * another page: @ret names it, with that page */
+};
+
 int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_target *ret);
 int target_find_only(struct hib_target *ret);
 int target_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages);

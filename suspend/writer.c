@@ -154,9 +154,10 @@ static int sync_dev(int fd)
  * the disk at once when @invalidate is set (not for --check, which changes
  * nothing).
  *
- * Return: 0; -EMEDIUMTYPE when the page is not a swap header (or carries
- * another tool's hibernation image); -E2BIG when its bad-page list would run
- * under the root record; -errno on I/O errors.
+ * Return: WRITER_HEADER_SWAP (0), with @ret_orig_sig; WRITER_HEADER_NOT_SWAP
+ * when the page is not a swap header (or carries another tool's hibernation
+ * image); WRITER_HEADER_BAD_PAGES when its bad-page list would run under the
+ * root record; -errno on I/O errors.
  */
 int writer_check_header(struct writer *w, char ret_orig_sig[10], int invalidate)
 {
@@ -172,9 +173,9 @@ int writer_check_header(struct writer *w, char ret_orig_sig[10], int invalidate)
 		/* mkswap -c's bad-page list runs from 1536: past 128 entries, into our root */
 		memcpy(&nr_bad, w->header_page + 1032, sizeof(nr_bad));
 		if (nr_bad > (TORPOR_ROOT_OFFSET - 1536) / 4)
-			return -E2BIG;
+			return WRITER_HEADER_BAD_PAGES;
 		memcpy(ret_orig_sig, w->header_page + w->ps - TORPOR_SIG_LEN, 10);
-		return 0;
+		return WRITER_HEADER_SWAP;
 	case IMAGE_SIG_TORPOR:
 		/*
 		 * an old image of ours that nobody consumed: replace it.  The page kept
@@ -193,11 +194,11 @@ int writer_check_header(struct writer *w, char ret_orig_sig[10], int invalidate)
 		 * not leave that root for a later boot to find
 		 */
 		if (!invalidate)
-			return 0;
+			return WRITER_HEADER_SWAP;
 		r = blkio_pwrite(w->dev_fd, w->header_page, w->ps, w->header_offset);
 		return r < 0 ? r : sync_dev(w->dev_fd);
 	default:
-		return -EMEDIUMTYPE;
+		return WRITER_HEADER_NOT_SWAP;
 	}
 }
 

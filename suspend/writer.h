@@ -64,6 +64,13 @@ struct writer {
 	int (*before_root)(void);
 };
 
+/* What writer_check_header() found at the swap header page, when it could read it */
+enum writer_header {
+	WRITER_HEADER_SWAP,		/* a swap area's (an old image of ours there replaced) */
+	WRITER_HEADER_NOT_SWAP,		/* no swap signature, or another tool's image */
+	WRITER_HEADER_BAD_PAGES,	/* mkswap -c's bad-page list would run under our root */
+};
+
 uint32_t writer_block_pages(uint64_t mem_bytes, uint32_t page_size);
 int writer_init(struct writer *w, int dev_fd, uint64_t header_offset, uint32_t page_size,
 		uint64_t mem_bytes);

@@ -992,28 +992,28 @@ static void test_fsunique(void)
 	fs[1] = fsrec(TORPOR_FS_XFS, U5, 254, 32);
 	fs[2] = fsrec(TORPOR_FS_BTRFS, U6, 254, 48);
 	lookups = 0;
-	tap_ok(fsunique_check(fs, 3, count_lookup, &c) == 0 && lookups == 3,
+	tap_ok(fsunique_check(fs, 3, count_lookup, &c) == FSUNIQUE_ALONE && lookups == 3,
 	       "fsunique: ext4, xfs and btrfs each on its own device: 0, a lookup each");
 	fs[2] = fsrec(TORPOR_FS_EXT, "3f1d2c4b-5a69-4788-9abc-def0123456ff", 254, 99);
-	tap_ok(fsunique_check(fs, 3, NULL, &c) == 0,
+	tap_ok(fsunique_check(fs, 3, NULL, &c) == FSUNIQUE_ALONE,
 	       "fsunique: a filesystem no device shows by content is left to the boot");
 
 	/* a copy of the ext4 disk attached, as 60-ext-clone.sh does */
 	add_block("sdj", NULL, 0, 8, 144, 16384);
 	copy_rel("dev/vda2", "dev/sdj");
 	r = fsunique_check(fs, 3, NULL, &c);
-	tap_ok(r == -ENOTUNIQ && c.index == 0 && c.mounted == makedev(254, 2) && c.n == 2 &&
+	tap_ok(r == FSUNIQUE_COPY && c.index == 0 && c.mounted == makedev(254, 2) && c.n == 2 &&
 	       ((c.devs[0] == makedev(254, 2) && c.devs[1] == makedev(8, 144)) ||
 		(c.devs[1] == makedev(254, 2) && c.devs[0] == makedev(8, 144))),
-	       "fsunique: an ext4 on two devices: -ENOTUNIQ, both named (got %d, %zu)", r, c.n);
+	       "fsunique: an ext4 on two devices: a copy, both named (got %d, %zu)", r, c.n);
 	unlink_rel("sys/class/block/sdj");
 
 	/* mounted from a device the scan does not see, while another carries it */
 	fs[1] = fsrec(TORPOR_FS_XFS, U5, 254, 99);
 	r = fsunique_check(fs + 1, 1, NULL, &c);
-	tap_ok(r == -ENOTUNIQ && c.n == 1 && c.devs[0] == makedev(254, 32) &&
+	tap_ok(r == FSUNIQUE_COPY && c.n == 1 && c.devs[0] == makedev(254, 32) &&
 	       c.mounted == makedev(254, 99),
-	       "fsunique: xfs found on another device than its own: -ENOTUNIQ (got %d)", r);
+	       "fsunique: xfs found on another device than its own: a copy (got %d)", r);
 
 	/* btrfs: two devices of one filesystem are fine, a copy of one is not */
 	add_block("sdl", NULL, 0, 8, 176, 144);
@@ -1021,15 +1021,15 @@ static void test_fsunique(void)
 	make_btrfs_dev("dev/sdl", U31, 1, 2);
 	make_btrfs_dev("dev/sdm", U31, 2, 2);
 	fs[0] = fsrec(TORPOR_FS_BTRFS, U31, 8, 176);
-	tap_ok(fsunique_check(fs, 1, NULL, &c) == 0,
-	       "fsunique: a btrfs on two devices, ids 1 and 2: 0");
+	tap_ok(fsunique_check(fs, 1, NULL, &c) == FSUNIQUE_ALONE,
+	       "fsunique: a btrfs on two devices, ids 1 and 2: alone");
 	add_block("sdn", NULL, 0, 8, 208, 144);
 	copy_rel("dev/sdm", "dev/sdn");
 	r = fsunique_check(fs, 1, NULL, &c);
-	tap_ok(r == -ENOTUNIQ && c.n == 2 &&
+	tap_ok(r == FSUNIQUE_COPY && c.n == 2 &&
 	       ((c.devs[0] == makedev(8, 192) && c.devs[1] == makedev(8, 208)) ||
 		(c.devs[1] == makedev(8, 192) && c.devs[0] == makedev(8, 208))),
-	       "fsunique: a copy of one of its devices: -ENOTUNIQ, the two with id 2 named "
+	       "fsunique: a copy of one of its devices: a copy, the two with id 2 named "
 	       "(got %d, %zu)", r, c.n);
 	unlink_rel("sys/class/block/sdl");
 	unlink_rel("sys/class/block/sdm");
@@ -1309,7 +1309,7 @@ static void test_stamp(void)
 	deadfifo_stop(server);
 	server = 0;
 	alarm(0);
-	tap_ok(r == 0 && ms < 300 + 10000,
+	tap_ok(r == FSUNIQUE_ALONE && ms < 300 + 10000,
 	       "fsunique: a btrfs device that does not answer the read of its device id does "
 	       "not stop the check (got %d, %lld ms)", r, ms);
 	/* (sdh1 of test_hang() is there too, not read again) */
@@ -1354,8 +1354,8 @@ static void test_fsunique_noreader(void)
 	devname_fork = failing_fork;
 	memset(&c, 0, sizeof(c));
 	r = fsunique_check(fs, 1, NULL, &c);
-	tap_ok(r == -ECHILD && c.index == 0 && c.n == 1 && c.err == -EAGAIN,
-	       "fsunique: no reader process could be started: -ECHILD, a device it could not "
+	tap_ok(r == FSUNIQUE_UNREAD && c.index == 0 && c.n == 1 && c.err == -EAGAIN,
+	       "fsunique: no reader process could be started: unread, a device it could not "
 	       "read named, and why (got %d, %zu, %d)", r, c.n, c.err);
 
 	/* a btrfs on two devices: the lookup reads them, the reads of their ids fail */
@@ -1365,11 +1365,12 @@ static void test_fsunique_noreader(void)
 	make_btrfs_dev("dev/sdt", U33, 2, 2);
 	fork_after = -1;
 	r = fsunique_check(fs + 1, 1, NULL, &c);
-	tap_ok(r == 0, "fsunique: the btrfs on two devices passes with a reader (got %d)", r);
+	tap_ok(r == FSUNIQUE_ALONE, "fsunique: the btrfs on two devices passes with a reader "
+	       "(got %d)", r);
 	fork_after = 1;
 	memset(&c, 0, sizeof(c));
 	r = fsunique_check(fs + 1, 1, NULL, &c);
-	tap_ok(r == -ECHILD && c.index == 0 && c.n == 1 && c.err == -EAGAIN &&
+	tap_ok(r == FSUNIQUE_UNREAD && c.index == 0 && c.n == 1 && c.err == -EAGAIN &&
 	       (c.devs[0] == makedev(65, 32) || c.devs[0] == makedev(65, 48)),
 	       "fsunique: and is refused when no reader reads their device ids (got %d, %zu)",
 	       r, c.n);

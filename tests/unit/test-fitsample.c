@@ -195,7 +195,7 @@ static void test_take(void)
 	if (ffd >= 0 && pwrite(ffd, flags, sizeof(flags), 16 * 8) != sizeof(flags))
 		ok = 0;
 	r = fitsample_take(kpath, fpath, 8, PS, 1000000000ull, record_pack, NULL, &s);
-	tap_ok(ok && r == 0 && s.blocks > 0 && s.raw == seen_len && s.raw <= sizeof(seen) &&
+	tap_ok(ok && r == FITSAMPLE_TAKEN && s.blocks > 0 && s.raw == seen_len && s.raw <= sizeof(seen) &&
 	       s.stored <= s.raw,
 	       "fitsample: a sample taken from a made-up kcore (%u blocks, %llu bytes)",
 	       s.blocks, (unsigned long long)s.raw);
@@ -210,26 +210,27 @@ static void test_take(void)
 	tap_ok(s.windows == FITSAMPLE_WINDOWS && packs == s.blocks,
 	       "fitsample: every window looked at, each block packed once");
 
-	tap_ok(fitsample_take(kpath, fpath, 8, PS, 0, record_pack, NULL, &s) == -ENODATA &&
-	       s.windows == 0, "fitsample: no time, no window: -ENODATA");
+	tap_ok(fitsample_take(kpath, fpath, 8, PS, 0, record_pack, NULL, &s) ==
+	       FITSAMPLE_TOO_FEW && s.windows == 0, "fitsample: no time, no window: too few");
 	/* pages 0 and 1 in use only: the windows starting there find them, no other */
 	memset(flags, 0, sizeof(flags));
 	flags[0] = flags[1] = 1ull << 5;
 	tap_ok(pwrite(ffd, flags, sizeof(flags), 16 * 8) == sizeof(flags) &&
 	       fitsample_take(kpath, fpath, 8, PS, 1000000000ull, record_pack, NULL, &s) ==
-	       -ENODATA && s.blocks == 1, "fitsample: fewer than %d blocks found: -ENODATA",
+	       FITSAMPLE_TOO_FEW && s.blocks == 1, "fitsample: fewer than %d blocks found: too few",
 	       FITSAMPLE_MIN_BLOCKS);
 	memset(flags, 0, sizeof(flags));
 	if (pwrite(ffd, flags, sizeof(flags), 16 * 8) != sizeof(flags))
 		ok = 0;
 	tap_ok(ok && fitsample_take(kpath, fpath, 8, PS, 1000000000ull, record_pack, NULL, &s) ==
-	       -ENODATA, "fitsample: no page in use anywhere: -ENODATA");
+	       FITSAMPLE_TOO_FEW, "fitsample: no page in use anywhere: too few");
 	tap_ok(fitsample_take("/nonexistent/kcore", fpath, 8, PS, 1000000000ull, record_pack,
 			      NULL, &s) == -ENOENT, "fitsample: no kcore: -ENOENT");
 	if (ffd >= 0 && ftruncate(ffd, 8) == 0) {
 		memset(flags, 0xff, 8);
 		r = fitsample_take(kpath, fpath, 8, PS, 1000000000ull, record_pack, NULL, &s);
-		tap_ok(r == -ENODATA, "fitsample: a short flags file skips the windows (%d)", r);
+		tap_ok(r == FITSAMPLE_TOO_FEW, "fitsample: a short flags file skips the windows "
+		       "(%d)", r);
 	}
 	if (kfd >= 0)
 		close(kfd);

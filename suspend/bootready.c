@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bootready.c - can the next boot resume the image: its command line names the
+ * area written (nextboot.c), its initramfs has a torpor-resume for this image
+ * format and the hook that runs it (hibernate_check_next_boot() and
+ * hibernate_check_initramfs(), hibernate.h)
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "checksay.h"
+#include "decompress.h"
+#include "devname.h"
+#include "hibernate.h"
+#include "initramfs.h"
+#include "monoclock.h"
+#include "msg.h"
+#include "nextboot.h"
+#include "skipsay.h"
+#include "target.h"
+#include "util.h"
+
+#ifndef LIBEXECDIR
+#define LIBEXECDIR "/usr/local/lib/torpor"
+#endif
+#define RESUME_BIN LIBEXECDIR "/torpor-resume"
+
+/* What the initramfs lacks, in words; NULL when it is fine */
+static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf, size_t len)
+{
+	char list[64] = "";
+	size_t at = 0;
+	unsigned v;
+
+	for (v = 1; v < 64; v++)
+		if (rep->formats & (1ull << v))
+			at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%u", at ? ", " : "",
+					       v);
+	switch (rep->verdict) {
+	case INITRAMFS_OK:
+		return NULL;
+	case INITRAMFS_NO_RESUME:
+		snprintf(buf, len, "it has no %s", RESUME_BIN);
+		break;
+	case INITRAMFS_NOT_EXECUTABLE:
+		snprintf(buf, len, "its %s is not an executable file", RESUME_BIN);
+		break;
+	case INITRAMFS_NO_MARKER:
+		snprintf(buf, len, "its torpor-resume is from an older torpor, which names no image "
+			 "format: it cannot read format %d", TORPOR_FORMAT_VERSION);
+		break;
+	case INITRAMFS_OTHER_FORMAT:
+		snprintf(buf, len, "its torpor-resume reads image format %s, not %d (this "
+			 "torpor-suspend's): it is from another torpor version", list,
+			 TORPOR_FORMAT_VERSION);
+		break;
+	case INITRAMFS_NO_HOOK:
+		snprintf(buf, len, "it has torpor-resume but no hook that runs it (initramfs-tools' "
+			 "scripts/local-top/torpor, dracut's pre-mount torpor-pre-mount.sh or "
+			 "mkinitcpio's hooks/torpor, naming %s)", RESUME_BIN);
+		break;
+	case INITRAMFS_HOOK_NOT_RUN:
+		snprintf(buf, len, rep->hook_host == INITRAMFS_HOST_ITOOLS ?
+			 "its scripts/local-top/torpor is not listed in scripts/local-top/ORDER, so "
+			 "it never runs" : "torpor is not in its HOOKS (the image's /config), so "
+			 "hooks/torpor never runs");
+		break;
+	case INITRAMFS_NO_SHELL_INIT:
+		snprintf(buf, len, rep->hook_host == INITRAMFS_HOST_MKINITCPIO ?
+			 "torpor is in its HOOKS, but its /init is %s: mkinitcpio's systemd hook "
+			 "replaced the shell init, and hooks/torpor never runs" :
+			 "its /init is %s, and it has no dracut-pre-mount.service (dracut's "
+			 "dracut-systemd module) to run dracut's pre-mount hooks: "
+			 "torpor-pre-mount.sh never runs", rep->init);
+		break;
+	}
+	return buf;
+}
+
+/*
+ * The next boot runs the initramfs of this kernel: without a torpor-resume that
+ * reads this image format, and the hook that runs it, the image would be lost
+ * (discarded by an older torpor-resume, or never looked at).  Before anything
+ * changes: 0, or -errno (reported).
+ */
+int hibernate_check_initramfs(const struct hib_opts *o)
+{
+	struct initramfs_report rep;
+	char path[PATH_MAX], tried[2048], why[400], what[PATH_MAX + 64], *cmdline = NULL;
+	struct utsname u;
+	size_t cmdline_len = 0;
+	double t0 = mono_s();
+	FILE *f;
+	int r;
+
+	if (o->no_initramfs || o->initramfs_checked)
+		return 0;
+	if (!strcmp(o->initramfs, CONFIG_INITRAMFS_NONE)) {
+		msg_warn("not checking the initramfs the next boot runs ('initramfs = none' in "
+			 "torpor.conf): without a torpor-resume for image format %d and the hook "
+			 "that runs it, that boot loses the hibernated session",
+			 TORPOR_FORMAT_VERSION);
+		return 0;
+	}
+	if (uname(&u) < 0)
+		return -errno;
+	if (o->initramfs[0]) {
+		snprintf(path, sizeof(path), "%s", o->initramfs);
+	} else {
+		f = fopen("/proc/cmdline", "re");
+		if (f && getline(&cmdline, &cmdline_len, f) < 0) {
+			free(cmdline);
+			cmdline = NULL;
+		}
+		if (f)
+			fclose(f);
+		r = initramfs_find("", u.release, cmdline, path, sizeof(path), tried, sizeof(tried));
+		free(cmdline);
+		if (r < 0) {
+			msg_error("cannot find the initramfs that boots kernel %s (tried %s): the next "
+				  "boot might not resume", u.release, tried);
+			msg_hint("name it, or the unified kernel image that holds it, with "
+				 "'initramfs = PATH' in torpor.conf or --initramfs=PATH (is /boot "
+				 "or /efi mounted?)");
+			return r;
+		}
+	}
+	r = initramfs_inspect(path, RESUME_BIN, DECOMPRESS_PATH, INITRAMFS_TIMEOUT_MS, &rep);
+	if (r < 0) {
+		msg_error("cannot read initramfs '%s': %s", path, rep.detail[0] ? rep.detail :
+			  msg_errname(r));
+		if (r == -ENOPKG)
+			msg_hint("install %s's package, or name an uncompressed copy with "
+				 "'initramfs = PATH' in torpor.conf", rep.compression);
+		else if (r == -ENOENT)
+			msg_hint("name the initramfs the boot loader loads with 'initramfs = PATH' in "
+				 "torpor.conf or --initramfs=PATH");
+		return r;
+	}
+	msg_debug("read initramfs '%s' (%llu MiB, %s, %llu MiB unpacked, %llu entries) in %.0f ms",
+		  path, MIB(rep.file_bytes), rep.compression ? rep.compression : "uncompressed",
+		  MIB(rep.unpacked_bytes), (unsigned long long)rep.entries, (mono_s() - t0) * 1000);
+	snprintf(what, sizeof(what), rep.uki ? "the initramfs in unified kernel image '%s'" :
+		 "initramfs '%s'", path);
+	if (initramfs_lacks(&rep, why, sizeof(why))) {
+		msg_error("%s cannot resume this hibernation: %s; the next boot would lose the "
+			  "hibernated session", what, why);
+		checksay_hint_rebuild(&rep, u.release);
+		if (rep.uki)
+			msg_hint("then rebuild the unified kernel image with it (kernel-install, "
+				 "ukify, or the generator's UKI option)");
+		return -ENOEXEC;
+	}
+	if (o->check_only)
+		msg_info("%s has torpor-resume for image format %d and the %s hook", what,
+			 TORPOR_FORMAT_VERSION, initramfs_host_name(rep.hook_host));
+	return 0;
+}
+
+/*
+ * hibernate_check_next_boot() - the next boot reads resume= and resume_offset=
+ * from its command line, not --resume or torpor.conf: they must name the area
+ * written, @t, found from @spec (nextboot.c).
+ * 0, or -EINVAL (reported).
+ */
+int hibernate_check_next_boot(const struct hib_target *t, const char *spec)
+{
+	unsigned long long page = t->offset_pages;
+	struct nextboot nb;
+	char other[64];
+
+	enum nextboot_result res = nextboot_check("/proc/cmdline", t->dev, t->offset_pages, spec,
+						  &nb);
+	char what[CMDLINE_RESUME_MAX + 48];
+
+	/* a resume= other than @spec was looked up: what that lookup could not read */
+	if (res != NEXTBOOT_MALFORMED && res != NEXTBOOT_NORESUME && res != NEXTBOOT_UNNAMED &&
+	    strcmp(nb.cl.resume, spec)) {
+		snprintf(what, sizeof(what), "the kernel command line's resume=%s", nb.cl.resume);
+		skipsay(what);
+	}
+	switch (res) {
+	case NEXTBOOT_AGREES:
+	case NEXTBOOT_UNNAMED:
+		return 0;
+	case NEXTBOOT_MALFORMED:
+		msg_error("the kernel command line's %s is malformed: the next boot would "
+			  "discard the image", nb.cl.resume_bad ? "resume=" :
+			  nb.cl.resume_offset_bad ? "resume_offset=" : nb.cl.malformed);
+		break;
+	case NEXTBOOT_NORESUME:
+		msg_error("the kernel command line has noresume (or nohibernate, hibernate=no): "
+			  "the next boot would discard the image");
+		msg_hint("reboot without it first");
+		return -EINVAL;
+	case NEXTBOOT_AMBIGUOUS:
+		hibernate_say_ambiguous(nb.cl.resume);
+		return -EINVAL;
+	case NEXTBOOT_NO_DEVICE:
+		msg_error("the kernel command line's resume=%s names no device here (%s), but "
+			  "the image would go to %s: the next boot would not find it",
+			  nb.cl.resume, msg_errname(nb.err), t->dev_name);
+		break;
+	case NEXTBOOT_OTHER_DEVICE:
+		devname_name(nb.dev, other, sizeof(other));
+		msg_error("the kernel command line's resume=%s names %s, but the image would go "
+			  "to %s: the next boot would not find it", nb.cl.resume, other,
+			  t->dev_name);
+		break;
+	case NEXTBOOT_NO_OFFSET:
+		msg_error("the kernel command line has no resume_offset=, but swap file '%s' "
+			  "begins at page %llu of %s: the next boot would not find the image",
+			  t->swap_path, page, t->dev_name);
+		break;
+	case NEXTBOOT_OTHER_OFFSET:
+		msg_error("the kernel command line's resume_offset=%llu is not page %llu of %s, "
+			  "where '%s' begins: the next boot would not find the image",
+			  nb.cl.resume_offset, page, t->dev_name, t->swap_path);
+		break;
+	}
+	msg_hint("make --resume, --resume-offset and torpor.conf name what the kernel command "
+		 "line names, or correct the command line ('torpor-suspend --print-cmdline' "
+		 "prints it), rebuild the initramfs and reboot");
+	return -EINVAL;
+}
