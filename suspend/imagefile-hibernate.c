@@ -84,13 +84,8 @@ int imagefile_hibernate_run(const struct hib_opts *opts, const char *path, int d
 	struct imagefile_loc loc;
 	int r, fd, active = 0, sig;
 
-	if (geteuid() != 0) {
-		msg_error("hibernating needs root");
-		msg_hint("run 'sudo torpor-suspend'");
-		return -EPERM;
-	}
 	/* refused where hibernate_run() would refuse, before the file is activated */
-	r = hibernate_check_namespaces();
+	r = hibernate_preflight(&o, NULL);
 	if (r < 0)
 		return r;
 	fd = imagefile_open_located(path, O_RDWR, &loc);
