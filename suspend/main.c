@@ -204,6 +204,19 @@ static void to_opts(const struct config *c, struct hib_opts *o)
 		snprintf(o->initramfs, sizeof(o->initramfs), "%s", c->initramfs);
 }
 
+/* A path option (--image-file=, --initramfs=) into @dst; 0, or 2 for a usage error (reported). */
+static int set_path(const char *name, const char *arg, char *dst, size_t size, int *has)
+{
+	if (strlen(arg) >= size || arg[0] != '/') {
+		msg_error("invalid --%s '%s': not an absolute path of at most %zu bytes", name, arg,
+			  size - 1);
+		return 2;
+	}
+	snprintf(dst, size, "%s", arg);
+	*has = 1;
+	return 0;
+}
+
 /* One option into @c (settings) or @g; 0, or 2 for a usage error (reported). */
 static int parse_option(int opt, struct config *c, struct hib_opts *o, struct given *g)
 {
@@ -266,14 +279,8 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 		c->has_threads = 1;
 		break;
 	case 'I':
-		if (strlen(optarg) >= sizeof(c->image_file) || optarg[0] != '/') {
-			msg_error("invalid --image-file '%s': not an absolute path of at most "
-				  "%zu bytes", optarg, sizeof(c->image_file) - 1);
-			return 2;
-		}
-		snprintf(c->image_file, sizeof(c->image_file), "%s", optarg);
-		c->has_image_file = 1;
-		break;
+		return set_path("image-file", optarg, c->image_file, sizeof(c->image_file),
+				&c->has_image_file);
 	case 'F':
 		g->setup_image = 1;
 		if (optarg && (config_parse_size(optarg, &g->setup_bytes) < 0 ||
@@ -284,14 +291,8 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 		}
 		break;
 	case 'i':
-		if (strlen(optarg) >= sizeof(c->initramfs) || optarg[0] != '/') {
-			msg_error("invalid --initramfs '%s': not an absolute path of at most "
-				  "%zu bytes", optarg, sizeof(c->initramfs) - 1);
-			return 2;
-		}
-		snprintf(c->initramfs, sizeof(c->initramfs), "%s", optarg);
-		c->has_initramfs = 1;
-		break;
+		return set_path("initramfs", optarg, c->initramfs, sizeof(c->initramfs),
+				&c->has_initramfs);
 	case 'N':
 		g->no_initramfs = 1;
 		break;
