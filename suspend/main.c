@@ -217,13 +217,10 @@ static int set_path(const char *name, const char *arg, char *dst, size_t size, i
 	return 0;
 }
 
-/* One option into @c (settings) or @g; 0, or 2 for a usage error (reported). */
-static int parse_option(int opt, struct config *c, struct hib_opts *o, struct given *g)
+/* One option that sets a value of @c; 0, or 2 for a usage error (reported). */
+static int parse_setting(int opt, struct config *c)
 {
 	switch (opt) {
-	case 'C':
-		g->config = optarg;
-		break;
 	case 'r':
 		if (strlen(optarg) >= sizeof(c->resume)) {
 			msg_error("invalid --resume: longer than %zu bytes", sizeof(c->resume) - 1);
@@ -281,6 +278,27 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 	case 'I':
 		return set_path("image-file", optarg, c->image_file, sizeof(c->image_file),
 				&c->has_image_file);
+	case 'i':
+		return set_path("initramfs", optarg, c->initramfs, sizeof(c->initramfs),
+				&c->has_initramfs);
+	case 'D':
+		c->discard_after_resume = 1;
+		c->has_discard_after_resume = 1;
+		break;
+	default:
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+/* One option into @g, @o, or @c (parse_setting()); 0, or 2 for a usage error (reported). */
+static int parse_option(int opt, struct config *c, struct hib_opts *o, struct given *g)
+{
+	switch (opt) {
+	case 'C':
+		g->config = optarg;
+		break;
 	case 'F':
 		g->setup_image = 1;
 		if (optarg && (config_parse_size(optarg, &g->setup_bytes) < 0 ||
@@ -290,15 +308,8 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 			return 2;
 		}
 		break;
-	case 'i':
-		return set_path("initramfs", optarg, c->initramfs, sizeof(c->initramfs),
-				&c->has_initramfs);
 	case 'N':
 		g->no_initramfs = 1;
-		break;
-	case 'D':
-		c->discard_after_resume = 1;
-		c->has_discard_after_resume = 1;
 		break;
 	case 'c':
 		o->check_only = 1;
@@ -310,8 +321,7 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 		msg_set_debug(1);
 		break;
 	default:
-		usage(stderr);
-		return 2;
+		return parse_setting(opt, c);
 	}
 	return 0;
 }
