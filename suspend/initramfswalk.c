@@ -18,6 +18,7 @@
 
 #include "initramfs.h"
 #include "initramfswalk.h"
+#include "util.h"
 
 #define TEXT_MAX	(64 * 1024)	/* text kept of a hook or list */
 #define HEAD_MAX	64		/* kept of /init: is it a script? */
@@ -63,10 +64,23 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
+/* The roles of whole paths */
+static const struct {
+	const char *path;
+	enum role role;
+} exact_roles[] = {
+	{ "scripts/local-top/torpor", R_ITOOLS_HOOK },
+	{ "scripts/local-top/ORDER", R_ITOOLS_ORDER },
+	{ "hooks/torpor", R_CPIO_HOOK },
+	{ "config", R_CPIO_CONFIG },
+	{ "init", R_INIT },
+};
+
 /* What @path (normalized) is to us; -1 for nothing.  Also notes the host. */
 static int role_of(struct walk *w, const char *path)
 {
 	const char *b = base_name(path);
+	size_t i;
 
 	if (!strncmp(path, "scripts/", 8) || !strcmp(path, "conf/initramfs.conf"))
 		w->hosts |= INITRAMFS_HOST_ITOOLS;
@@ -76,20 +90,13 @@ static int role_of(struct walk *w, const char *path)
 		w->hosts |= INITRAMFS_HOST_MKINITCPIO;
 	if (!strcmp(b, "torpor-resume"))
 		return R_RESUME;
-	if (!strcmp(path, "scripts/local-top/torpor"))
-		return R_ITOOLS_HOOK;
-	if (!strcmp(path, "scripts/local-top/ORDER"))
-		return R_ITOOLS_ORDER;
+	for (i = 0; i < ARRAY_SIZE(exact_roles); i++)
+		if (!strcmp(path, exact_roles[i].path))
+			return exact_roles[i].role;
 	/* lib/dracut/hooks (dracut up to 059), var/lib/dracut/hooks (dracut-ng) */
 	if (ends_with(b, "torpor-pre-mount.sh") && b - path >= 23 &&
 	    !strncmp(b - 23, "dracut/hooks/pre-mount/", 23))
 		return R_DRACUT_HOOK;
-	if (!strcmp(path, "hooks/torpor"))
-		return R_CPIO_HOOK;
-	if (!strcmp(path, "config"))
-		return R_CPIO_CONFIG;
-	if (!strcmp(path, "init"))
-		return R_INIT;
 	if (!strcmp(b, "dracut-pre-mount.service") && strstr(path, "systemd/system/"))
 		return R_DRACUT_UNIT;
 	return -1;
