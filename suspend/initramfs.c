@@ -219,11 +219,11 @@ static int find_initrd(struct source *src, uint64_t size, struct initramfs_repor
 	if (n < 0)
 		return -errno;
 	r = pe_find_section(src->buf, (size_t)n, size, ".initrd", &sec);
-	if (r == -ENOEXEC)
+	if (r == PE_NOT_PE)
 		return 0;
-	if (r < 0) {
+	if (r != PE_FOUND) {
 		snprintf(rep->detail, sizeof(rep->detail), "a PE file (a unified kernel image?) %s",
-			 r == -ENOENT ? "without an .initrd section" :
+			 r == PE_NO_SECTION ? "without an .initrd section" :
 			 "whose section table is malformed");
 		return -EPROTONOSUPPORT;
 	}
