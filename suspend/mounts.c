@@ -160,7 +160,10 @@ static int btrfs_members(dev_t dev, int kind, char *via, size_t len)
 	return kind;
 }
 
-/* The device an xfs's logdev= or rtdev= option names, if any; 0 and *ret, or -ENOENT. */
+/*
+ * The device an xfs's logdev= or rtdev= option names: 1 and *ret; 0 without that
+ * option, or when its node is not there; or -errno.
+ */
 static int xfs_extra_dev(const char *opts, const char *key, dev_t *ret)
 {
 	char path[PATH_MAX];
@@ -177,17 +180,18 @@ static int xfs_extra_dev(const char *opts, const char *key, dev_t *ret)
 				return -ENAMETOOLONG;
 			memcpy(path, p + n, end - p - n);
 			path[end - p - n] = '\0';
+			/* a device node that is not there is not counted */
 			if (stat(path, &st) < 0)
-				return -errno;
+				return errno == ENOENT ? 0 : -errno;
 			if (!S_ISBLK(st.st_mode))
 				return -ENOTBLK;
 			*ret = st.st_rdev;
-			return 0;
+			return 1;
 		}
 		p = strchr(p, ',');
 		p = p ? p + 1 : NULL;
 	}
-	return -ENOENT;
+	return 0;
 }
 
 /*
@@ -207,9 +211,9 @@ int mounts_fs_stack(const struct mountinfo_entry *e, dev_t dev, char *via, size_
 		kind = btrfs_members(dev, kind, via, len);
 	for (i = 0; !strcmp(e->fstype, "xfs") && i < 2; i++) {
 		r = xfs_extra_dev(e->super_opts, xfs_keys[i], &x);
-		if (r == -ENOENT)
-			continue;
 		if (r == 0)
+			continue;
+		if (r == 1)
 			r = blockstack_of(x, sub, sizeof(sub));
 		kind = worse(kind, r, via, len, sub);
 	}
