@@ -18,7 +18,14 @@
 #include "foreignfs.h"
 #include "mounts.h"
 
-/* Is block device @dev (a sysfs name) one this list knows, stamped or not? */
+/* what known() tells of a name in a /sys/fs directory */
+enum known {
+	DEV_UNSEEN,		/* a block device under no mount of this list */
+	DEV_SEEN,		/* one under a mount of this list, stamped or not */
+	DEV_NONE,		/* no block device of that name (ext4's features/, xfs's stats/) */
+};
+
+/* Is block device @name (a sysfs name) one this list knows?  An enum known, or -errno. */
 static int known(const struct mounts *m, const char *name)
 {
 	char path[PATH_MAX], buf[32];
@@ -32,7 +39,7 @@ static int known(const struct mounts *m, const char *name)
 		return -ENAMETOOLONG;
 	f = fopen(path, "re");
 	if (!f)
-		return -errno;
+		return errno == ENOENT ? DEV_NONE : -errno;
 	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &maj, &min) == 2;
 	fclose(f);
 	if (!ok)
@@ -40,8 +47,8 @@ static int known(const struct mounts *m, const char *name)
 	dev = makedev(maj, min);
 	for (i = 0; i < m->nr_seen; i++)
 		if (m->seen[i] == dev)
-			return 1;
-	return 0;
+			return DEV_SEEN;
+	return DEV_UNSEEN;
 }
 
 /*
@@ -68,10 +75,9 @@ static int foreign_in(const struct mounts *m, const char *dir, const char *fstyp
 		if (d->d_name[0] == '.')
 			continue;
 		k = known(m, d->d_name);
-		/* -ENOENT: no block device of that name (ext4's features/, xfs's stats/) */
-		if (k < 0 && k != -ENOENT)
+		if (k < 0)
 			r = k;
-		if (k == 0) {
+		if (k == DEV_UNSEEN) {
 			snprintf(name, len, "%s", d->d_name);
 			*ret_type = fstype;
 			r = 1;
@@ -131,7 +137,7 @@ static int foreign_btrfs(const struct mounts *m, const char *fsid, char *name, s
 	if (!dd)
 		return -errno;
 	while (r == 1 && (e = readdir(dd)))
-		if (e->d_name[0] != '.' && known(m, e->d_name) == 1)
+		if (e->d_name[0] != '.' && known(m, e->d_name) == DEV_SEEN)
 			r = 0;
 	closedir(dd);
 	if (r == 1) {
