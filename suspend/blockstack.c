@@ -47,7 +47,8 @@ static int has_prefix(const char *name, const char *const *tab, size_t n)
 
 /*
  * The disk of partition @name ("md0" for "md0p1"): sysfs puts a partition's
- * directory inside its disk's.  0, -ENOENT when @name is no partition, -errno.
+ * directory inside its disk's.  1 and @buf; 0 when @name is no partition (or
+ * not there at all); -errno.
  */
 static int disk_of(const char *sysroot, const char *name, char *buf, size_t len)
 {
@@ -58,11 +59,11 @@ static int disk_of(const char *sysroot, const char *name, char *buf, size_t len)
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	if (access(path, F_OK) < 0)
-		return -errno;
+		return errno == ENOENT ? 0 : -errno;
 	snprintf(path, sizeof(path), "%s/sys/class/block/%s", sysroot, name);
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n < 0)
-		return -errno;
+		return errno == ENOENT ? 0 : -errno;
 	link[n] = '\0';
 	slash = strrchr(link, '/');
 	if (!slash)
@@ -73,7 +74,7 @@ static int disk_of(const char *sysroot, const char *name, char *buf, size_t len)
 	if (!*disk || !strcmp(disk, "..") || strlen(disk) >= len)
 		return -EINVAL;
 	memcpy(buf, disk, strlen(disk) + 1);
-	return 0;
+	return 1;
 }
 
 /* "loop0 (/srv/disk.img)": a loop device (or its partition's) with the file behind it */
@@ -86,7 +87,7 @@ static void describe(const char *sysroot, const char *name, char *via, size_t le
 
 	if (!len)
 		return;
-	if (disk_of(sysroot, name, disk, sizeof(disk)) == 0)
+	if (disk_of(sysroot, name, disk, sizeof(disk)) == 1)
 		loop = disk;
 	if (!strncmp(loop, "loop", 4) &&
 	    snprintf(path, sizeof(path), "%s/sys/class/block/%s/loop/backing_file", sysroot,
@@ -127,9 +128,9 @@ static int classify_at(const char *sysroot, const char *name, int depth, char *v
 	}
 	/* a partition has no slaves/ of its own: its disk has (md0p1 over md0) */
 	r = disk_of(sysroot, name, disk, sizeof(disk));
-	if (r == 0)
+	if (r == 1)
 		return classify_at(sysroot, disk, depth + 1, via, len);
-	if (r != -ENOENT)
+	if (r < 0)
 		return r;
 	if (snprintf(path, sizeof(path), "%s/sys/class/block/%s/slaves", sysroot, name) >=
 	    (int)sizeof(path))

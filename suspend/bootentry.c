@@ -102,15 +102,16 @@ int bootentry_uki_release(int fd, uint64_t size, char *buf, size_t len)
 	r = pread_all(fd, hdr, n, 0);
 	if (r == 0)
 		r = pe_find_section(hdr, n, size, ".uname", &sec);
-	if (r == 0) {
+	if (r == PE_FOUND) {
 		n = sec.size < sizeof(rel) ? (size_t)sec.size : sizeof(rel);
 		r = pread_all(fd, rel, n, sec.offset);
 		r = r < 0 ? r : take_release(rel, n, buf, len);
-	} else if (r == -ENOENT && pe_find_section(hdr, n, size, ".linux", &sec) == 0) {
+	} else if (r == PE_NO_SECTION &&
+		   pe_find_section(hdr, n, size, ".linux", &sec) == PE_FOUND) {
 		r = linux_release(fd, &sec, buf, len);
 	}
 	free(hdr);
-	return r;
+	return r == PE_NOT_PE ? -ENOEXEC : r == PE_NO_SECTION ? -ENOENT : r;
 }
 
 static int by_name(const void *a, const void *b)

@@ -108,9 +108,9 @@ int btrfsmap_file_extent(const struct btrfsmap_item *it, uint64_t ino, uint64_t 
 /**
  * btrfsmap_chunk() - the device offset of @logical, from the CHUNK_ITEM @it
  * @ret_devid, @ret_physical: the device holding it and the byte offset there
- * Return: 0; -ENOENT when the chunk does not cover @logical; -EXDEV for a RAID or
- * DUP profile or more than one stripe; -EBADMSG for a malformed item or a chunk
- * that holds no data.
+ * Return: 1 when the chunk covers @logical (@ret_devid and @ret_physical set); 0
+ * when it does not; -EXDEV for a RAID or DUP profile or more than one stripe;
+ * -EBADMSG for a malformed item or a chunk that holds no data.
  */
 int btrfsmap_chunk(const struct btrfsmap_item *it, uint64_t logical, uint64_t *ret_devid,
 		   uint64_t *ret_physical)
@@ -130,7 +130,7 @@ int btrfsmap_chunk(const struct btrfsmap_item *it, uint64_t logical, uint64_t *r
 	if (length == 0 || length > UINT64_MAX - start)
 		return -EBADMSG;
 	if (logical < start || logical - start >= length)
-		return -ENOENT;
+		return 0;
 	type = get_le64(d + CHUNK_TYPE);
 	if (!(type & BTRFS_BLOCK_GROUP_DATA))
 		return -EBADMSG;
@@ -142,7 +142,7 @@ int btrfsmap_chunk(const struct btrfsmap_item *it, uint64_t logical, uint64_t *r
 		return -EBADMSG;
 	*ret_devid = get_le64(s + STRIPE_DEVID);
 	*ret_physical = phys + (logical - start);
-	return 0;
+	return 1;
 }
 
 /**
@@ -220,11 +220,11 @@ int btrfsmap_logical_physical(int fd, uint64_t logical, uint64_t *ret_physical)
 			if (it.offset < from)
 				return -EBADMSG;	/* the kernel returns keys in order */
 			r = btrfsmap_chunk(&it, logical, &devid, &phys);
-			if (r == 0) {
+			if (r == 1) {
 				*ret_physical = phys;
 				return 0;
 			}
-			if (r != -ENOENT)
+			if (r < 0)
 				return r;
 			if (it.offset == UINT64_MAX)
 				return -ENOENT;

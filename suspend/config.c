@@ -341,48 +341,27 @@ out_close:
 	return r;
 }
 
+/* @base's setting @f from @over, where @over has it */
+#define OVERRIDE(f)							\
+	do {								\
+		if (over->has_##f) {					\
+			memcpy(&base->f, &over->f, sizeof(base->f));	\
+			base->has_##f = 1;				\
+		}							\
+	} while (0)
+
 void config_override(struct config *base, const struct config *over)
 {
-	if (over->has_resume) {
-		memcpy(base->resume, over->resume, sizeof(base->resume));
-		base->has_resume = 1;
-	}
-	if (over->has_resume_offset) {
-		base->resume_offset = over->resume_offset;
-		base->has_resume_offset = 1;
-	}
-	if (over->has_poweroff) {
-		base->poweroff = over->poweroff;
-		base->has_poweroff = 1;
-	}
-	if (over->has_image_size) {
-		base->image_size = over->image_size;
-		base->has_image_size = 1;
-	}
-	if (over->has_progress) {
-		base->progress = over->progress;
-		base->has_progress = 1;
-	}
-	if (over->has_compress) {
-		base->compress = over->compress;
-		base->has_compress = 1;
-	}
-	if (over->has_threads) {
-		base->threads = over->threads;
-		base->has_threads = 1;
-	}
-	if (over->has_image_file) {
-		memcpy(base->image_file, over->image_file, sizeof(base->image_file));
-		base->has_image_file = 1;
-	}
-	if (over->has_discard_after_resume) {
-		base->discard_after_resume = over->discard_after_resume;
-		base->has_discard_after_resume = 1;
-	}
-	if (over->has_initramfs) {
-		memcpy(base->initramfs, over->initramfs, sizeof(base->initramfs));
-		base->has_initramfs = 1;
-	}
+	OVERRIDE(resume);
+	OVERRIDE(resume_offset);
+	OVERRIDE(poweroff);
+	OVERRIDE(image_size);
+	OVERRIDE(progress);
+	OVERRIDE(compress);
+	OVERRIDE(threads);
+	OVERRIDE(image_file);
+	OVERRIDE(discard_after_resume);
+	OVERRIDE(initramfs);
 }
 
 static const char *bad_value_why(const char *key)

@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "initramfsfind.h"	/* initramfs_find(), for the callers of this header */
+
 #define INITRAMFS_TIMEOUT_MS	60000		/* the decompressor's bound */
 #define INITRAMFS_FILE_MAX	(1ull << 30)	/* a larger file is refused */
 #define INITRAMFS_UNPACKED_MAX	(4ull << 30)	/* so is more decompressed data */
@@ -83,31 +85,6 @@ struct initramfs_report {
  */
 int initramfs_inspect(const char *path, const char *resume_path, const char *tool_dirs,
 		      int timeout_ms, struct initramfs_report *ret);
-
-/**
- * initramfs_find() - the initramfs the running kernel booted with:
- *  1. with BOOT_IMAGE= on @cmdline (GRUB, syslinux load a kernel file), by the
- *     names the generators give it: /boot/initrd.img-NAME (initramfs-tools),
- *     /boot/initramfs-NAME.img (dracut, mkinitcpio), /boot/initrd-NAME (SUSE),
- *     NAME the kernel file's suffix (BOOT_IMAGE=/vmlinuz-NAME: Arch's
- *     vmlinuz-linux boots initramfs-linux.img), then @release;
- *  2. a unified kernel image of @release in EFI/Linux/ (bootentry.h), whose
- *     .initrd section initramfs_inspect() reads;
- *  3. a systemd-boot type 1 entry of @release (bootentry.h);
- *  4. kernel-install's ENTRY-TOKEN/RELEASE/initrd (bootentry.h);
- *  5. without BOOT_IMAGE=, the names of 1 for @release.
- * A stale /boot/initramfs-RELEASE.img is so not taken for the image that
- * systemd-boot or the EFI stub boots.
- * @root: prefixed to every path (tests); "" normally
- * @release: the running kernel's (uname -r)
- * @cmdline: the kernel command line, or NULL
- * @buf: the path found
- * @tried: the paths tried, ", "-separated (for the message when none is there)
- *
- * Return: 0; -ENOENT when none exists.
- */
-int initramfs_find(const char *root, const char *release, const char *cmdline, char *buf,
-		   size_t len, char *tried, size_t tried_len);
 
 /* "initramfs-tools", "dracut", "mkinitcpio" for one INITRAMFS_HOST_* bit, else NULL */
 const char *initramfs_host_name(unsigned host);

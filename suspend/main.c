@@ -204,13 +204,23 @@ static void to_opts(const struct config *c, struct hib_opts *o)
 		snprintf(o->initramfs, sizeof(o->initramfs), "%s", c->initramfs);
 }
 
-/* One option into @c (settings) or @g; 0, or 2 for a usage error (reported). */
-static int parse_option(int opt, struct config *c, struct hib_opts *o, struct given *g)
+/* A path option (--image-file=, --initramfs=) into @dst; 0, or 2 for a usage error (reported). */
+static int set_path(const char *name, const char *arg, char *dst, size_t size, int *has)
+{
+	if (strlen(arg) >= size || arg[0] != '/') {
+		msg_error("invalid --%s '%s': not an absolute path of at most %zu bytes", name, arg,
+			  size - 1);
+		return 2;
+	}
+	snprintf(dst, size, "%s", arg);
+	*has = 1;
+	return 0;
+}
+
+/* One option that sets a value of @c; 0, or 2 for a usage error (reported). */
+static int parse_setting(int opt, struct config *c)
 {
 	switch (opt) {
-	case 'C':
-		g->config = optarg;
-		break;
 	case 'r':
 		if (strlen(optarg) >= sizeof(c->resume)) {
 			msg_error("invalid --resume: longer than %zu bytes", sizeof(c->resume) - 1);
@@ -266,13 +276,28 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 		c->has_threads = 1;
 		break;
 	case 'I':
-		if (strlen(optarg) >= sizeof(c->image_file) || optarg[0] != '/') {
-			msg_error("invalid --image-file '%s': not an absolute path of at most "
-				  "%zu bytes", optarg, sizeof(c->image_file) - 1);
-			return 2;
-		}
-		snprintf(c->image_file, sizeof(c->image_file), "%s", optarg);
-		c->has_image_file = 1;
+		return set_path("image-file", optarg, c->image_file, sizeof(c->image_file),
+				&c->has_image_file);
+	case 'i':
+		return set_path("initramfs", optarg, c->initramfs, sizeof(c->initramfs),
+				&c->has_initramfs);
+	case 'D':
+		c->discard_after_resume = 1;
+		c->has_discard_after_resume = 1;
+		break;
+	default:
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+/* One option into @g, @o, or @c (parse_setting()); 0, or 2 for a usage error (reported). */
+static int parse_option(int opt, struct config *c, struct hib_opts *o, struct given *g)
+{
+	switch (opt) {
+	case 'C':
+		g->config = optarg;
 		break;
 	case 'F':
 		g->setup_image = 1;
@@ -283,21 +308,8 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 			return 2;
 		}
 		break;
-	case 'i':
-		if (strlen(optarg) >= sizeof(c->initramfs) || optarg[0] != '/') {
-			msg_error("invalid --initramfs '%s': not an absolute path of at most "
-				  "%zu bytes", optarg, sizeof(c->initramfs) - 1);
-			return 2;
-		}
-		snprintf(c->initramfs, sizeof(c->initramfs), "%s", optarg);
-		c->has_initramfs = 1;
-		break;
 	case 'N':
 		g->no_initramfs = 1;
-		break;
-	case 'D':
-		c->discard_after_resume = 1;
-		c->has_discard_after_resume = 1;
 		break;
 	case 'c':
 		o->check_only = 1;
@@ -309,8 +321,7 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 		msg_set_debug(1);
 		break;
 	default:
-		usage(stderr);
-		return 2;
+		return parse_setting(opt, c);
 	}
 	return 0;
 }

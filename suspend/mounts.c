@@ -1,24 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * mounts.c - the local filesystems mounted now: their mount stamps, and syncing them
+ * mounts.c - the mount stamps of the local filesystems mounted now
  *
  * From /proc/self/mountinfo, every filesystem whose source is a block device:
- *  - its mount stamp, once per device (torpor-resume refuses the image if it was
- *    mounted again since), or, for a read-write one we cannot stamp, its name, so
- *    the user hears that it is not protected;
- *  - its mount point, opened now, so that it can be synced after the freeze
- *    without a path walk (see mounts_sync()).
+ * its mount stamp, once per device (torpor-resume refuses the image if it was
+ * mounted again since), or, for a read-write one we cannot stamp, its name, so
+ * the user hears that it is not protected.  The same pass lists the mount
+ * points to sync after the freeze (mountsync.c).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -27,20 +24,13 @@
 #include "fsstamp.h"
 #include "mountinfo.h"
 #include "mounts.h"
+#include "mountsync.h"
 #include "sysblock.h"
 
-#define NBD_MAJOR 43	/* served by a user-space process, which may be frozen */
-
 /* FUSE (fuse, fuseblk, fuse.*): its server is a process, frozen with the others */
-static int is_fuse(const char *fstype)
+int mounts_is_fuse(const char *fstype)
 {
 	return !strncmp(fstype, "fuse", 4);
-}
-
-/* disk filesystems whose source is not a block device */
-static int is_sourceless_disk(const char *fstype)
-{
-	return !strcmp(fstype, "zfs");
 }
 
 /*
@@ -58,7 +48,7 @@ static int source_device(const struct mountinfo_entry *e, dev_t *ret)
 	 * make stat() wait for ever on a server that does not answer.
 	 */
 	if (!strncmp(e->source, "/dev/", 5) && strncmp(e->source, "/dev/shm/", 9) &&
-	    (!is_fuse(e->fstype) || !strcmp(e->fstype, "fuseblk")) &&
+	    (!mounts_is_fuse(e->fstype) || !strcmp(e->fstype, "fuseblk")) &&
 	    stat(e->source, &st) == 0 && S_ISBLK(st.st_mode)) {
 		*ret = st.st_rdev;
 		return 1;
@@ -70,7 +60,7 @@ static int source_device(const struct mountinfo_entry *e, dev_t *ret)
 	return 0;
 }
 
-static int find(const struct mounts_fs *tab, uint32_t n, dev_t dev)
+int mounts_find(const struct mounts_fs *tab, uint32_t n, dev_t dev)
 {
 	uint32_t i;
 
@@ -80,7 +70,7 @@ static int find(const struct mounts_fs *tab, uint32_t n, dev_t dev)
 	return -1;
 }
 
-static int add(struct mounts_fs **tab, uint32_t *n, const struct mountinfo_entry *e, dev_t dev,
+int mounts_add(struct mounts_fs **tab, uint32_t *n, const struct mountinfo_entry *e, dev_t dev,
 	       int fd, int err, const char *via)
 {
 	struct mounts_fs *nt = realloc(*tab, (*n + 1) * sizeof(**tab));
@@ -170,7 +160,10 @@ static int btrfs_members(dev_t dev, int kind, char *via, size_t len)
 	return kind;
 }
 
-/* The device an xfs's logdev= or rtdev= option names, if any; 0 and *ret, or -ENOENT. */
+/*
+ * The device an xfs's logdev= or rtdev= option names: 1 and *ret; 0 without that
+ * option, or when its node is not there; or -errno.
+ */
 static int xfs_extra_dev(const char *opts, const char *key, dev_t *ret)
 {
 	char path[PATH_MAX];
@@ -187,17 +180,18 @@ static int xfs_extra_dev(const char *opts, const char *key, dev_t *ret)
 				return -ENAMETOOLONG;
 			memcpy(path, p + n, end - p - n);
 			path[end - p - n] = '\0';
+			/* a device node that is not there is not counted */
 			if (stat(path, &st) < 0)
-				return -errno;
+				return errno == ENOENT ? 0 : -errno;
 			if (!S_ISBLK(st.st_mode))
 				return -ENOTBLK;
 			*ret = st.st_rdev;
-			return 0;
+			return 1;
 		}
 		p = strchr(p, ',');
 		p = p ? p + 1 : NULL;
 	}
-	return -ENOENT;
+	return 0;
 }
 
 /*
@@ -205,7 +199,7 @@ static int xfs_extra_dev(const char *opts, const char *key, dev_t *ret)
  * all of its devices counted: a btrfs's every device, an xfs's log and
  * realtime devices.  An enum blockstack_kind, @via naming the worst part, or -errno.
  */
-static int fs_stack(const struct mountinfo_entry *e, dev_t dev, char *via, size_t len)
+int mounts_fs_stack(const struct mountinfo_entry *e, dev_t dev, char *via, size_t len)
 {
 	static const char *const xfs_keys[] = { "logdev=", "rtdev=" };
 	char sub[PATH_MAX];
@@ -217,9 +211,9 @@ static int fs_stack(const struct mountinfo_entry *e, dev_t dev, char *via, size_
 		kind = btrfs_members(dev, kind, via, len);
 	for (i = 0; !strcmp(e->fstype, "xfs") && i < 2; i++) {
 		r = xfs_extra_dev(e->super_opts, xfs_keys[i], &x);
-		if (r == -ENOENT)
-			continue;
 		if (r == 0)
+			continue;
+		if (r == 1)
 			r = blockstack_of(x, sub, sizeof(sub));
 		kind = worse(kind, r, via, len, sub);
 	}
@@ -244,16 +238,16 @@ static int stamp(struct mounts *m, const struct mountinfo_entry *e, dev_t dev)
 	for (i = 0; i < m->nr_fs; i++)
 		if (m->fs[i].dev == key)
 			return 0;
-	if (find(m->unstamped, m->nr_unstamped, dev) >= 0)
+	if (mounts_find(m->unstamped, m->nr_unstamped, dev) >= 0)
 		return 0;
-	r = fs_stack(e, dev, via, sizeof(via));
+	r = mounts_fs_stack(e, dev, via, sizeof(via));
 	if (r == BLOCKSTACK_IN_MEMORY)
 		return 0;
 	if (r != BLOCKSTACK_ANSWERS) {
 		if (!mountinfo_has_option(e->super_opts, "rw"))
 			return 0;
-		return add(&m->unstamped, &m->nr_unstamped, e, dev, -1,
-			   r > 0 ? -EREMOTEIO : r, r > 0 ? via : NULL);
+		return mounts_add(&m->unstamped, &m->nr_unstamped, e, dev, -1,
+				  r > 0 ? -EREMOTEIO : r, r > 0 ? via : NULL);
 	}
 	fd = devname_open(dev, O_RDONLY);
 	r = fd < 0 ? fd : fsstamp_read(fd, FSSTAMP_NO_LOG_HEAD, &f);
@@ -266,7 +260,7 @@ static int stamp(struct mounts *m, const struct mountinfo_entry *e, dev_t dev)
 		 */
 		if (!mountinfo_has_option(e->super_opts, "rw"))
 			return 0;
-		return add(&m->unstamped, &m->nr_unstamped, e, dev, -1, r, NULL);
+		return mounts_add(&m->unstamped, &m->nr_unstamped, e, dev, -1, r, NULL);
 	}
 	nt = realloc(m->fs, (m->nr_fs + 1) * sizeof(*nt));
 	if (!nt)
@@ -275,60 +269,6 @@ static int stamp(struct mounts *m, const struct mountinfo_entry *e, dev_t dev)
 	f.dev = key;
 	m->fs[m->nr_fs++] = f;
 	return 0;
-}
-
-/* The mount id of the mount @fd is on. */
-static int mount_id(int fd, const struct mountinfo_entry *e)
-{
-	struct statx stx;
-	struct stat st;
-
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 && (stx.stx_mask & STATX_MNT_ID))
-		return stx.stx_mnt_id == e->id ? 0 : -EXDEV;
-	/* before Linux 5.8: the same filesystem, at least */
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	return st.st_dev == makedev(e->major, e->minor) ? 0 : -EXDEV;
-}
-
-/*
- * Open the mount point of a read-write filesystem on a local disk, once per
- * filesystem, for syncfs() (which needs a real open file: O_PATH gives EBADF).
- * Opening it now, before the freeze, means no path walk can later block on a
- * frozen FUSE server.  The fd must be on this very mount: a path with another
- * mount over it leads somewhere else (-EXDEV), maybe to FUSE.
- */
-static int open_for_sync(struct mounts *m, const struct mountinfo_entry *e, int block, dev_t dev)
-{
-	dev_t sbdev = makedev(e->major, e->minor);
-	char via[PATH_MAX];
-	int fd, r;
-
-	if (!mountinfo_has_option(e->super_opts, "rw") || is_fuse(e->fstype) ||
-	    !(block || is_sourceless_disk(e->fstype)) || e->major == NBD_MAJOR)
-		return 0;
-	if (find(m->sync, m->nr_sync, sbdev) >= 0)
-		return 0;
-	r = block ? fs_stack(e, dev, via, sizeof(via)) : BLOCKSTACK_ANSWERS;
-	if (r != BLOCKSTACK_ANSWERS && r != BLOCKSTACK_IN_MEMORY) {
-		if (find(m->unsynced, m->nr_unsynced, sbdev) >= 0)
-			return 0;
-		return add(&m->unsynced, &m->nr_unsynced, e, sbdev, -1, r > 0 ? -EREMOTEIO : r,
-			   r > 0 && via[0] ? via : NULL);
-	}
-	fd = open(e->mount_point, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	r = fd < 0 ? -errno : mount_id(fd, e);
-	if (r == 0) {
-		r = add(&m->sync, &m->nr_sync, e, sbdev, fd, 0, NULL);
-		if (r < 0)
-			close(fd);
-		return r;
-	}
-	if (fd >= 0)
-		close(fd);
-	if (find(m->unsynced, m->nr_unsynced, sbdev) >= 0)
-		return 0;
-	return add(&m->unsynced, &m->nr_unsynced, e, sbdev, -1, r, NULL);
 }
 
 /**
@@ -364,194 +304,18 @@ int mounts_collect(struct mounts *m)
 		if (r == 0 && block)
 			r = stamp(m, &e, dev);
 		if (r == 0)
-			r = open_for_sync(m, &e, block, dev);
+			r = mountsync_open(m, &e, block, dev);
 		if (r < 0)
 			break;
 	}
 	mountinfo_close(&rd);
 	/* a filesystem hidden at one mount point may have opened at another */
 	for (i = 0; i < m->nr_unsynced; )
-		if (find(m->sync, m->nr_sync, m->unsynced[i].dev) >= 0)
+		if (mounts_find(m->sync, m->nr_sync, m->unsynced[i].dev) >= 0)
 			drop(m->unsynced, &m->nr_unsynced, i);
 		else
 			i++;
 	return r;
-}
-
-/* Is block device @dev (a sysfs name) one this list knows, stamped or not? */
-static int known(const struct mounts *m, const char *name)
-{
-	char path[PATH_MAX], buf[32];
-	unsigned int maj, min;
-	uint32_t i;
-	dev_t dev;
-	FILE *f;
-	int ok;
-
-	if (snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &maj, &min) == 2;
-	fclose(f);
-	if (!ok)
-		return -EINVAL;
-	dev = makedev(maj, min);
-	for (i = 0; i < m->nr_seen; i++)
-		if (m->seen[i] == dev)
-			return 1;
-	return 0;
-}
-
-/*
- * The kernel lists every mounted ext4 and xfs by device in /sys/fs/ext4/ and
- * /sys/fs/xfs/, and every btrfs with its devices in /sys/fs/btrfs/<fsid>/devices/,
- * whichever mount namespace mounted it.  One missing from our mountinfo is
- * mounted where we cannot see it (a container's namespace, outside our chroot,
- * or lazily unmounted but still busy): we could neither sync nor stamp it, and
- * a mount elsewhere before the resume would go unseen.  Whatever keeps us from
- * telling is an error, never "none": the answer must fail closed.
- * Return: 1 (found, @name and @ret_type set), 0, or -errno.
- */
-static int foreign_in(const struct mounts *m, const char *dir, const char *fstype,
-		      char *name, size_t len, const char **ret_type)
-{
-	struct dirent *d;
-	DIR *dp = opendir(dir);
-	int r = 0, k;
-
-	/* no directory: that type is not loaded, so nothing of it is mounted */
-	if (!dp)
-		return errno == ENOENT ? 0 : -errno;
-	while (!r && (d = readdir(dp))) {
-		if (d->d_name[0] == '.')
-			continue;
-		k = known(m, d->d_name);
-		/* -ENOENT: no block device of that name (ext4's features/, xfs's stats/) */
-		if (k < 0 && k != -ENOENT)
-			r = k;
-		if (k == 0) {
-			snprintf(name, len, "%s", d->d_name);
-			*ret_type = fstype;
-			r = 1;
-		}
-	}
-	closedir(dp);
-	return r;
-}
-
-/**
- * mounts_check_sysfs() - is @dir on sysfs?  (A chroot's empty /sys is not.)
- * Return: 0 when it is, -EMEDIUMTYPE when it is on another filesystem, or the
- * -errno of statfs().
- */
-int mounts_check_sysfs(const char *dir)
-{
-	struct statfs sf;
-
-	if (statfs(dir, &sf) < 0)
-		return -errno;
-	return sf.f_type == SYSFS_MAGIC ? 0 : -EMEDIUMTYPE;
-}
-
-/**
- * mounts_chrooted() - is our root directory @root other than @init_root (init's
- * root, "/proc/1/root")?
- * Return: 0 when both are the same directory, 1 when they differ (a chroot),
- * or the -errno of the stat() that failed (no /proc, or init's root hidden).
- */
-int mounts_chrooted(const char *root, const char *init_root)
-{
-	struct stat self, init;
-
-	if (stat(root, &self) < 0 || stat(init_root, &init) < 0)
-		return -errno;
-	return self.st_dev != init.st_dev || self.st_ino != init.st_ino;
-}
-
-/* Any btrfs none of whose devices we know, in the one of @fsid; as foreign_in() */
-static int foreign_btrfs(const struct mounts *m, const char *fsid, char *name, size_t len,
-			 const char **ret_type)
-{
-	char path[PATH_MAX], first[NAME_MAX + 1] = "";
-	const char *t = NULL;
-	struct dirent *e;
-	DIR *dd;
-	int r;
-
-	if (snprintf(path, sizeof(path), MOUNTS_SYSFS_FS "/btrfs/%s/devices", fsid) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	r = foreign_in(m, path, "btrfs", first, sizeof(first), &t);
-	if (r <= 0)
-		return r;
-	/* a btrfs is known when any of its devices is: all of them, or none, unseen */
-	dd = opendir(path);
-	if (!dd)
-		return -errno;
-	while (r == 1 && (e = readdir(dd)))
-		if (e->d_name[0] != '.' && known(m, e->d_name) == 1)
-			r = 0;
-	closedir(dd);
-	if (r == 1) {
-		snprintf(name, len, "%s", first);
-		*ret_type = t;
-	}
-	return r;
-}
-
-/**
- * mounts_foreign() - a filesystem mounted where torpor-suspend cannot see it
- * @name: its device's sysfs name, when found
- * @ret_type: its type, when found
- *
- * Fails closed: when the answer cannot be known, it is an error.
- * Return: 1 when there is one, 0 when there is none, -EBADMSG when a line of
- * mountinfo did not parse (m->bad_line), -EMEDIUMTYPE when /sys/fs is not sysfs,
- * or another -errno when sysfs could not be read.
- */
-int mounts_foreign(const struct mounts *m, char *name, size_t len, const char **ret_type)
-{
-	struct dirent *d;
-	DIR *dp;
-	int r;
-
-	if (m->bad_line)
-		return -EBADMSG;
-	r = mounts_check_sysfs(MOUNTS_SYSFS_FS);
-	if (r == 0)
-		r = foreign_in(m, MOUNTS_SYSFS_FS "/ext4", "ext4", name, len, ret_type);
-	if (r == 0)
-		r = foreign_in(m, MOUNTS_SYSFS_FS "/xfs", "xfs", name, len, ret_type);
-	if (r != 0)
-		return r;
-	dp = opendir(MOUNTS_SYSFS_FS "/btrfs");
-	if (!dp)
-		return errno == ENOENT ? 0 : -errno;
-	while (r == 0 && (d = readdir(dp)))
-		if (d->d_name[0] != '.' && strlen(d->d_name) == 36)
-			r = foreign_btrfs(m, d->d_name, name, len, ret_type);
-	closedir(dp);
-	return r;
-}
-
-/**
- * mounts_sync() - syncfs() every filesystem of the sync list
- * @ret_failed: the index in m->sync of the one that failed
- * Return: 0, or the -errno of the first failure (the rest are not synced).
- */
-int mounts_sync(const struct mounts *m, uint32_t *ret_failed)
-{
-	uint32_t i;
-
-	for (i = 0; i < m->nr_sync; i++) {
-		if (syncfs(m->sync[i].fd) < 0) {
-			*ret_failed = i;
-			return -errno;
-		}
-	}
-	return 0;
 }
 
 static void release_list(struct mounts_fs *tab, uint32_t n)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* mounts.h - the local filesystems mounted while hibernating: their stamps, and syncing them */
+/* mounts.h - the mount stamps of the local filesystems mounted while hibernating (mounts.c) */
 #ifndef SUSPEND_MOUNTS_H
 #define SUSPEND_MOUNTS_H
 
@@ -37,11 +37,28 @@ struct mounts {
 /* where the kernel lists the mounted ext4, xfs and btrfs, whatever the namespace */
 #define MOUNTS_SYSFS_FS	"/sys/fs"
 
+struct mountinfo_entry;
+
 int mounts_collect(struct mounts *m);
-int mounts_check_sysfs(const char *dir);
-int mounts_chrooted(const char *root, const char *init_root);
-int mounts_foreign(const struct mounts *m, char *name, size_t len, const char **ret_type);
-int mounts_sync(const struct mounts *m, uint32_t *ret_failed);
 void mounts_release(struct mounts *m);
+
+/* for mountsync.c, a step of mounts_collect(): */
+
+/* Is @fstype FUSE (fuse, fuseblk, fuse.*)? */
+int mounts_is_fuse(const char *fstype);
+/* The index of @dev in @tab (@n entries), or -1. */
+int mounts_find(const struct mounts_fs *tab, uint32_t n, dev_t dev);
+/* Append the filesystem of @e to @tab, with @dev, @fd, @err and a copy of @via; 0 or -ENOMEM. */
+int mounts_add(struct mounts_fs **tab, uint32_t *n, const struct mountinfo_entry *e, dev_t dev,
+	       int fd, int err, const char *via);
+/*
+ * What the filesystem of @e, on block device @dev, is built on, all of its
+ * devices counted: an enum blockstack_kind, @via naming the worst part, or -errno.
+ */
+int mounts_fs_stack(const struct mountinfo_entry *e, dev_t dev, char *via, size_t len);
+
+/* mounts_foreign(), mounts_check_sysfs(), mounts_chrooted(), mounts_sync(): for the callers */
+#include "foreignfs.h"
+#include "mountsync.h"
 
 #endif

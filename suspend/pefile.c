@@ -29,12 +29,12 @@ int pe_find_section(const uint8_t *p, size_t len, uint64_t file_size, const char
 	if (nlen > 8 || len > file_size)
 		return -EINVAL;
 	if (len < DOS_LFANEW + 4 || p[0] != 'M' || p[1] != 'Z')
-		return -ENOEXEC;
+		return PE_NOT_PE;
 	pe = get_le32(p + DOS_LFANEW);
 	if (pe + 4 + COFF_LEN > len)
-		return pe + 4 > len || memcmp(p + pe, "PE\0\0", 4) ? -ENOEXEC : -EBADMSG;
+		return pe + 4 > len || memcmp(p + pe, "PE\0\0", 4) ? PE_NOT_PE : -EBADMSG;
 	if (memcmp(p + pe, "PE\0\0", 4))
-		return -ENOEXEC;
+		return PE_NOT_PE;
 	nr = get_le16(p + pe + 4 + 2);
 	table = pe + 4 + COFF_LEN + get_le16(p + pe + 4 + 16);
 	if (nr > SECTIONS_MAX || table + nr * SECTION_LEN > len)
@@ -52,7 +52,7 @@ int pe_find_section(const uint8_t *p, size_t len, uint64_t file_size, const char
 			return -EBADMSG;
 		ret->offset = off;
 		ret->size = raw;
-		return 0;
+		return PE_FOUND;
 	}
-	return -ENOENT;
+	return PE_NO_SECTION;
 }

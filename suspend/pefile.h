@@ -22,6 +22,13 @@ struct pe_section {
 	uint64_t size;			/* its bytes there */
 };
 
+/* what pe_find_section() found */
+enum pe_find {
+	PE_FOUND,		/* the section: @ret is set */
+	PE_NOT_PE,		/* no "MZ", or no "PE\0\0" where the DOS header points */
+	PE_NO_SECTION,		/* a PE file without that section */
+};
+
 /**
  * pe_find_section() - the section @name (at most 8 bytes) of a PE file
  * @p: the file's first bytes (PE_HEADERS_MAX, or the whole file when shorter)
@@ -32,9 +39,8 @@ struct pe_section {
  * The size is the section's VirtualSize (its data without the file
  * alignment's padding), cut to its SizeOfRawData: what a loader reads of it.
  *
- * Return: 0; -ENOEXEC when @p is no PE file ("MZ", then "PE\0\0" where the DOS
- * header points); -EBADMSG when its headers or the section lie outside @p or
- * the file; -ENOENT when it has no such section.
+ * Return: an enum pe_find; -EBADMSG when its headers or the section lie outside
+ * @p or the file; -EINVAL for a @name longer than 8 bytes or @len over @file_size.
  */
 int pe_find_section(const uint8_t *p, size_t len, uint64_t file_size, const char *name,
 		    struct pe_section *ret);

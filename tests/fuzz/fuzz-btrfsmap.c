@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (btrfsmap_file_extent(&it, it.objectid, &l) == 0 && (it.len < 53 || l == 0))
 			abort();
 		r = btrfsmap_chunk(&it, logical, &devid, &phys);
-		if (r == 0 && (logical < it.offset || it.len < 80))
+		if (r == 1 && (logical < it.offset || it.len < 80))
 			abort();
 	}
 	if (r != -ENOENT && r != -EBADMSG)

@@ -48,14 +48,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		ra = pe_find_section(data, n, size, names[i], &a);
 		rb = pe_find_section(data, cut, size, names[i], &b);
-		if (ra == 0)
+		if (ra == PE_FOUND)
 			check(a.offset <= size && a.size <= size - a.offset);
-		if (rb == 0)
+		if (rb == PE_FOUND)
 			check(b.offset <= size && b.size <= size - b.offset);
 		/* what the first bytes show is what the whole shows */
-		if (rb == 0)
-			check(ra == 0 && a.offset == b.offset && a.size == b.size);
-		check(ra == 0 || ra == -ENOEXEC || ra == -EBADMSG || ra == -ENOENT);
+		if (rb == PE_FOUND)
+			check(ra == PE_FOUND && a.offset == b.offset && a.size == b.size);
+		check(ra == PE_FOUND || ra == PE_NOT_PE || ra == PE_NO_SECTION || ra == -EBADMSG);
 	}
 	if (fd < 0)
 		fd = memfd_create("fuzz-pefile", MFD_CLOEXEC);

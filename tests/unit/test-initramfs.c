@@ -648,20 +648,21 @@ static void test_pefile(void)
 	p = make_pe(secs, 3, &len);
 	if (!tap_ok(p != NULL, "pefile: a PE file built"))
 		return;
-	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == 0 && sec.offset == PE_DATA + 512 &&
-	       sec.size == sizeof(initrd) - 1, "pefile: .initrd found, VirtualSize bytes");
-	tap_ok(pe_find_section(p, len, len, ".init", &sec) == -ENOENT,
+	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == PE_FOUND &&
+	       sec.offset == PE_DATA + 512 && sec.size == sizeof(initrd) - 1,
+	       "pefile: .initrd found, VirtualSize bytes");
+	tap_ok(pe_find_section(p, len, len, ".init", &sec) == PE_NO_SECTION,
 	       "pefile: a name's prefix is no match");
-	tap_ok(pe_find_section(p, len, len, "12345678", &sec) == 0 && sec.size == 1,
+	tap_ok(pe_find_section(p, len, len, "12345678", &sec) == PE_FOUND && sec.size == 1,
 	       "pefile: a name of all 8 bytes");
 	tap_ok(pe_find_section(p, PE_TABLE + 40 * 2, len, ".uname", &sec) == -EBADMSG,
 	       "pefile: a section table cut by the buffer is malformed");
 	/* VirtualSize 0: SizeOfRawData; larger than it: cut to it */
 	put_le32(p + PE_TABLE + 40 + 8, 0);
-	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == 0 && sec.size == 512,
+	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == PE_FOUND && sec.size == 512,
 	       "pefile: VirtualSize 0 takes SizeOfRawData");
 	put_le32(p + PE_TABLE + 40 + 8, 0x7fffffff);
-	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == 0 && sec.size == 512,
+	tap_ok(pe_find_section(p, len, len, ".initrd", &sec) == PE_FOUND && sec.size == 512,
 	       "pefile: VirtualSize past SizeOfRawData is cut to it");
 	/* data past the end of the file */
 	put_le32(p + PE_TABLE + 40 + 20, 0xfffffe00u);
@@ -678,13 +679,13 @@ static void test_pefile(void)
 	tap_ok(pe_find_section(p, len, len, ".uname", &sec) == -EBADMSG,
 	       "pefile: an optional header past the buffer is malformed");
 	put_le32(p + 0x3c, 0xffffffffu);
-	tap_ok(pe_find_section(p, len, len, ".uname", &sec) == -ENOEXEC,
+	tap_ok(pe_find_section(p, len, len, ".uname", &sec) == PE_NOT_PE,
 	       "pefile: a PE offset past the buffer: not a PE file");
 	put_le32(p + 0x3c, 0x40);
 	p[0x41] = 'X';
-	tap_ok(pe_find_section(p, len, len, ".uname", &sec) == -ENOEXEC,
+	tap_ok(pe_find_section(p, len, len, ".uname", &sec) == PE_NOT_PE,
 	       "pefile: no PE signature: not a PE file");
-	tap_ok(pe_find_section((const uint8_t *)"0707010000", 10, 10, ".initrd", &sec) == -ENOEXEC,
+	tap_ok(pe_find_section((const uint8_t *)"0707010000", 10, 10, ".initrd", &sec) == PE_NOT_PE,
 	       "pefile: a cpio archive is no PE file");
 	free(p);
 }
