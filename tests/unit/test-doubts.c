@@ -204,7 +204,7 @@ static void verdict(int bug, const char *what)
 static int run_main(const char *cmdline, int argc, char **argv)
 {
 	test_cmdline = cmdline;
-	wait_deadline = 0;
+	devwait_reset();
 	fflush(stdout);
 	return resume_main(argc, argv);
 }
@@ -299,10 +299,10 @@ static void put_btrfs(const char *name, uint64_t gen)
 	put_btrfs_dev(name, gen, 1, 1);
 }
 
-/* the late check's note check_filesystems() fills */
+/* the late check's note fscheck_filesystems() fills */
 static struct image_late note;
 
-/* check_filesystems() over one recorded btrfs UF of generation 100 */
+/* fscheck_filesystems() over one recorded btrfs UF of generation 100 */
 static int check_btrfs_rec(void)
 {
 	struct torpor_fsrec rec;
@@ -315,9 +315,9 @@ static int check_btrfs_rec(void)
 	rec.mount_count = 100;
 	l.img.meta.nr_fs = 1;
 	l.img.fs = &rec;
-	wait_deadline = 0;
+	devwait_reset();
 	fflush(stdout);
-	return check_filesystems(&l, 0, &note);
+	return fscheck_filesystems(&l, 0, &note);
 }
 
 /* A two-device btrfs: unchanged passes; a copy, or a device missing, is a doubt. */
@@ -344,7 +344,7 @@ static void case_btrfs_multi(void)
 
 /*
  * 4. A recorded btrfs filesystem on two devices (a two-device btrfs, or a copy):
- * check_filesystems() warns and goes on without reading either generation.
+ * fscheck_filesystems() warns and goes on without reading either generation.
  */
 static void case_btrfs_two_devices(void)
 {
@@ -361,9 +361,9 @@ static void case_btrfs_two_devices(void)
 	rec.mount_count = 100;		/* generation 100 when hibernating */
 	l.img.meta.nr_fs = 1;
 	l.img.fs = &rec;
-	wait_deadline = 0;
+	devwait_reset();
 	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = fscheck_filesystems(&l, 0, &note);
 	verdict(r == 0, "doubts: btrfs on two devices, generation 100 -> 200: refused");
 }
 
@@ -385,9 +385,9 @@ static void case_btrfs_one_device(void)
 	rec.mount_count = 100;
 	l.img.meta.nr_fs = 1;
 	l.img.fs = &rec;
-	wait_deadline = 0;
+	devwait_reset();
 	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = fscheck_filesystems(&l, 0, &note);
 	verdict(r != -ESTALE, "doubts: btrfs on one device, generation moved: refused (-ESTALE)");
 }
 
@@ -421,15 +421,15 @@ static void case_unseen(void)
 	l.img.meta.nr_fs = 2;
 	l.img.meta.created = 1234;
 	l.img.fs = rec;
-	wait_deadline = 0;
+	devwait_reset();
 	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = fscheck_filesystems(&l, 0, &note);
 	tap_ok(r == -ENOENT, "doubts: the same from an image whose writer does not say it checks "
 	       "late (an older torpor-suspend): refused, as before (%d)", r);
 	l.img.meta.features = TORPOR_META_LATE_CHECK;
-	wait_deadline = 0;
+	devwait_reset();
 	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = fscheck_filesystems(&l, 0, &note);
 	tap_ok(r == 0, "doubts: an ext4 and a btrfs no device carries at boot: left to the late "
 	       "check, not refused (%d)", r);
 	tap_ok(note.hdr.nr == 2 && note.hdr.nr_fs == 2 && note.hdr.created == 1234 &&
@@ -443,9 +443,9 @@ static void case_unseen(void)
 		uuid_bytes(UE, rec[i].uuid);
 	}
 	l.img.meta.nr_fs = TORPOR_LATE_MAX + 1;
-	wait_deadline = 0;
+	devwait_reset();
 	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = fscheck_filesystems(&l, 0, &note);
 	tap_ok(r == -E2BIG, "doubts: %u filesystems not present at boot, more than the note "
 	       "holds: refused (%d)", TORPOR_LATE_MAX + 1, r);
 }
@@ -642,7 +642,7 @@ static void stop_serving(const char *name)
 	unlink(p);
 }
 
-/* check_filesystems() over @rec, what it says on stderr in @text */
+/* fscheck_filesystems() over @rec, what it says on stderr in @text */
 static int check_said(struct torpor_fsrec *rec, char *text, size_t len)
 {
 	struct loader l;
@@ -659,9 +659,9 @@ static int check_said(struct torpor_fsrec *rec, char *text, size_t len)
 	fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (saved < 0 || fd < 0 || dup2(fd, 2) < 0)
 		die(log);
-	wait_deadline = 0;
+	devwait_reset();
 	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = fscheck_filesystems(&l, 0, &note);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);

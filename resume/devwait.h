@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* devwait.h - the waits for the devices torpor-resume reads, under one deadline */
+#ifndef RESUME_DEVWAIT_H
+#define RESUME_DEVWAIT_H
+
+#include <sys/types.h>
+
+void devwait_start(int seconds);
+int devwait_pause(void);
+void devwait_reset(void);
+int devwait_device(const char *spec, int by_content, int seconds, dev_t *ret_dev);
+
+#endif
