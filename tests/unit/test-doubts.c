@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-doubts.c - torpor-resume discards the image whenever it cannot prove a
- * restore safe: its main() and restore.c (included, so that their static
- * functions can be reached) run against a fake /sys and /dev (devname_root)
- * whose devices are regular files.  Never opens /dev/snapshot: every case ends
- * before load_and_restore() (noresume, a doubt, or a check that refuses).
+ * restore safe: its main() (bootargs_main(), with a /proc/cmdline of the
+ * test's) and its filesystem checks (fscheck.c) run against a fake /sys and
+ * /dev (devname_root) whose devices are regular files.  Never opens
+ * /dev/snapshot: every case ends before load_and_restore() (noresume, a doubt,
+ * or a check that refuses).
  * Found by the attacker review of issue 8: the hooks' own reading of the
  * command line (quotes, 0xA0, "--"), an ambiguous resume device, a blank in
  * resume_offset=, a btrfs on several devices, an offset past the device.
@@ -21,29 +22,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bootargs.h"
 #include "cmdline.h"
-#include "tap.h"
-
-/* main.c reads /proc/cmdline by name; give it our text instead */
-static const char *test_cmdline;
-static int test_cmdline_read(const char *path, struct torpor_cmdline *ret)
-{
-	(void)path;
-	cmdline_parse(test_cmdline, ret);
-	return 0;
-}
-#define cmdline_read(p, c) test_cmdline_read(p, c)
-#define main resume_main
-int resume_main(int argc, char **argv);
-#include "../../resume/main.c"
-#undef main
-#undef cmdline_read
-#include "../../resume/restore.c"
-
 #include "crc32.h"
 #include "deadfifo.h"
 #include "devname.h"
+#include "devwait.h"
+#include "fscheck.h"
 #include "image.h"
+#include "loader.h"
+#include "msg.h"
+#include "tap.h"
 
 static char root[256];
 
@@ -201,12 +190,16 @@ static void verdict(int bug, const char *what)
 	tap_ok(!bug, "%s", what);
 }
 
+/* torpor-resume's main() with @argv, and @cmdline as /proc/cmdline */
 static int run_main(const char *cmdline, int argc, char **argv)
 {
-	test_cmdline = cmdline;
+	char p[PATH_MAX];
+
+	put_text("proc/cmdline", cmdline);
+	snprintf(p, sizeof(p), "%s/proc/cmdline", root);
 	devwait_reset();
 	fflush(stdout);
-	return resume_main(argc, argv);
+	return bootargs_main(argc, argv, p);
 }
 
 #define UA "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
