@@ -52,8 +52,8 @@ void devwait_reset(void)
  * devwait_device() - wait for the device named @spec to appear, until the shared deadline
  * @by_content: @spec is a bare filesystem UUID looked up by content alone
  * @seconds: the deadline, when this wait is the first
- * Return: 0 and *@ret_dev, or devname_resolve()'s -errno (-ENOENT: it did
- * not appear); the devices the lookup skipped are said.
+ * Return: DEVWAIT_FOUND and *@ret_dev, DEVWAIT_MISSING, DEVWAIT_AMBIGUOUS, or
+ * devname_resolve()'s -errno; the devices the lookup skipped are said.
  */
 int devwait_device(const char *spec, int by_content, int seconds, dev_t *ret_dev)
 {
@@ -69,5 +69,9 @@ int devwait_device(const char *spec, int by_content, int seconds, dev_t *ret_dev
 	}
 	snprintf(what, sizeof(what), by_content ? "filesystem %s" : "resume device '%s'", spec);
 	skipsay(what);
-	return r;
+	if (r == -ENOENT)
+		return DEVWAIT_MISSING;
+	if (r == -ENOTUNIQ)
+		return DEVWAIT_AMBIGUOUS;
+	return r < 0 ? r : DEVWAIT_FOUND;
 }

@@ -5,6 +5,13 @@
 
 #include <sys/types.h>
 
+/* What a wait for a device found (devwait_device()); a failure is -errno. */
+enum devwait_found {
+	DEVWAIT_FOUND,			/* one device carries it */
+	DEVWAIT_MISSING,		/* none appeared by the deadline */
+	DEVWAIT_AMBIGUOUS,		/* several devices carry it */
+};
+
 void devwait_start(int seconds);
 int devwait_pause(void);
 void devwait_reset(void);

@@ -16,6 +16,12 @@
 
 #define BTRFS_DEVS_MAX 64
 
+/* What the check of one filesystem found; -errno (said) when it refuses the image. */
+enum fs_seen {
+	FS_UNCHANGED,			/* there, and not mounted since */
+	FS_UNSEEN,			/* not there by the deadline: left to the late check */
+};
+
 /*
  * Why reading @dev failed with @r, for a message: the reason the lookup gives
  * when it skipped @dev ("it did not answer within 3 s"), else @r's name.
@@ -112,9 +118,9 @@ static int read_btrfs_devs(const struct torpor_fsrec *f, const char *uuid, const
  * show the recorded generation and roots, no two the same device id (a copy),
  * and as many as the filesystem has (a degraded mount elsewhere writes to the
  * devices it has, and the missing one could be that).  Waits until the
- * deadline for them all.  Return: 0; 1 when none of its devices appeared (left
- * to the late check, see fscheck_filesystems()); -errno, said, when some did but
- * not all, or one cannot be checked.
+ * deadline for them all.  Return: FS_UNCHANGED; FS_UNSEEN when none of its
+ * devices appeared (see fscheck_filesystems()); -errno, said, when some did
+ * but not all, or one cannot be checked.
  */
 static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_seconds)
 {
@@ -140,14 +146,14 @@ static int check_btrfs(const struct torpor_fsrec *f, const char *uuid, int wait_
 		}
 		if (r == 0 && num == n) {
 			skipsay_list(what, k, nk);
-			return 0;
+			return FS_UNCHANGED;
 		}
 		if (!devwait_pause())
 			break;
 	}
 	skipsay_list(what, k, nk);
 	if (r == -ENOENT)
-		return 1;
+		return FS_UNSEEN;
 	msg_error("filesystem %s (mounted when hibernating) has %llu devices, %llu appeared "
 		  "within %d s: the others cannot be checked, not restoring the image", uuid,
 		  (unsigned long long)num, (unsigned long long)n, wait_seconds);
@@ -226,6 +232,43 @@ static int leave_late(struct image_late *late, const struct loader *l, uint32_t 
 }
 
 /*
+ * An ext or xfs filesystem @uuid (recorded as @f): found by content, waited
+ * for until the deadline, and its stamp read again.  Return: FS_UNCHANGED,
+ * FS_UNSEEN, or -errno, said.
+ */
+static int check_one(const struct torpor_fsrec *f, const char *uuid, int wait_seconds)
+{
+	struct devname_stamp now;
+	char name[64], what[96];
+	dev_t dev;
+	int r;
+
+	r = devwait_device(uuid, 1, wait_seconds, &dev);
+	if (r == DEVWAIT_MISSING)
+		return FS_UNSEEN;
+	if (r != DEVWAIT_FOUND) {
+		msg_error("cannot check filesystem %s (mounted when hibernating): %s: not "
+			  "restoring the image", uuid, r == DEVWAIT_AMBIGUOUS ?
+			  "several devices carry its UUID" : msg_errname(r));
+		msg_hint("restoring over a filesystem that may have been mounted since "
+			 "would corrupt it; the image is discarded");
+		return r == DEVWAIT_AMBIGUOUS ? -ENOTUNIQ : r;
+	}
+	/* the reader reads it: the lookup's probe did not read an xfs log sector */
+	r = read_stamp(f, uuid, dev, &now);
+	if (r < 0)
+		return r;
+	if (fsstamp_same(f, &now.rec))
+		return FS_UNCHANGED;
+	devname_name(dev, name, sizeof(name));
+	fsstamp_describe(f, &now.rec, what, sizeof(what));
+	msg_error("filesystem %s on %s was mounted since hibernation (%s): not restoring "
+		  "the image", uuid, name, what);
+	msg_hint("restoring it would corrupt that filesystem; the image is discarded");
+	return -ESTALE;
+}
+
+/*
  * Was any filesystem that was mounted at hibernation time mounted again since?
  * Each is looked up by UUID (device numbers may change between boots) and
  * waited for until the deadline the resume device's wait started.  One that has
@@ -241,13 +284,10 @@ static int leave_late(struct image_late *late, const struct loader *l, uint32_t 
  * copies; a btrfs one may be on several devices of one filesystem, each of
  * which is checked (check_btrfs()).
  */
-int fscheck_filesystems(const struct loader *l, int wait_seconds,
-			     struct image_late *late)
+int fscheck_filesystems(const struct loader *l, int wait_seconds, struct image_late *late)
 {
 	const struct torpor_fsrec *f;
-	struct devname_stamp now;
-	char uuid[37], name[64], what[96];
-	dev_t dev;
+	char uuid[37];
 	uint32_t i;
 	int r;
 
@@ -255,41 +295,14 @@ int fscheck_filesystems(const struct loader *l, int wait_seconds,
 	for (i = 0; i < l->img.meta.nr_fs; i++) {
 		f = &l->img.fs[i];
 		fsstamp_uuid_str(f->uuid, uuid);
-		if (f->kind == TORPOR_FS_BTRFS) {
+		if (f->kind == TORPOR_FS_BTRFS)
 			r = check_btrfs(f, uuid, wait_seconds);
-			if (r == 1)
-				r = leave_late(late, l, i, uuid, wait_seconds);
-			if (r < 0)
-				return r;
-			continue;
-		}
-		r = devwait_device(uuid, 1, wait_seconds, &dev);
-		if (r == -ENOENT) {
+		else
+			r = check_one(f, uuid, wait_seconds);
+		if (r == FS_UNSEEN)
 			r = leave_late(late, l, i, uuid, wait_seconds);
-			if (r < 0)
-				return r;
-			continue;
-		}
-		if (r < 0) {
-			msg_error("cannot check filesystem %s (mounted when hibernating): %s: not "
-				  "restoring the image", uuid, r == -ENOTUNIQ ?
-				  "several devices carry its UUID" : msg_errname(r));
-			msg_hint("restoring over a filesystem that may have been mounted since "
-				 "would corrupt it; the image is discarded");
-			return r;
-		}
-		/* the reader reads it: the lookup's probe did not read an xfs log sector */
-		r = read_stamp(f, uuid, dev, &now);
 		if (r < 0)
 			return r;
-		if (fsstamp_same(f, &now.rec))
-			continue;
-		devname_name(dev, name, sizeof(name));
-		fsstamp_describe(f, &now.rec, what, sizeof(what));
-		msg_error("filesystem %s on %s was mounted since hibernation (%s): not restoring "
-			  "the image", uuid, name, what);
-		msg_hint("restoring it would corrupt that filesystem; the image is discarded");
-		return -ESTALE;
 	}
 	late_fill(late, l);
 	return 0;

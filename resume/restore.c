@@ -275,7 +275,7 @@ static void discard_other(const struct restore_opts *o, dev_t dev)
 	int r;
 
 	r = devwait_device(o->other_device, 0, 0, &other);
-	if (r == -ENOTUNIQ) {
+	if (r == DEVWAIT_AMBIGUOUS) {
 		/* several devices carry it: an image on any of them is a doubt */
 		n = every_device(o->other_device, all, sizeof(all) / sizeof(all[0]));
 		for (i = 0; i < n; i++)
@@ -283,7 +283,7 @@ static void discard_other(const struct restore_opts *o, dev_t dev)
 				discard_other_one(o, all[i]);
 		return;
 	}
-	if (r < 0)
+	if (r != DEVWAIT_FOUND)
 		return;
 	if (other == dev && o->other_offset == o->offset)
 		return;
@@ -316,20 +316,20 @@ int restore_run(const struct restore_opts *o)
 	}
 	r = devwait_device(o->device, 0, o->wait_seconds, &dev);
 	if (o->other_device[0] && !o->dump)
-		discard_other(o, r == 0 ? dev : 0);
-	if (r == -ENOENT) {
+		discard_other(o, r == DEVWAIT_FOUND ? dev : 0);
+	if (r == DEVWAIT_MISSING) {
 		msg_warn("resume device '%s' did not appear within %d s, continuing boot",
 			 o->device, o->wait_seconds);
-		return r;
+		return -ENOENT;
 	}
-	if (r == -ENOTUNIQ) {
+	if (r == DEVWAIT_AMBIGUOUS) {
 		msg_error("resume device '%s' is ambiguous: several devices carry it, "
 			  "not restoring; any image on them is discarded", o->device);
 		msg_hint("detach the copy, or name the device by its /dev/disk/by-id/ or "
 			 "/dev/mapper/ name instead");
 		if (!o->dump)
 			discard_all(o);
-		return r;
+		return -ENOTUNIQ;
 	}
 	if (r < 0) {
 		msg_error("invalid resume device '%s': %s, continuing boot", o->device,
