@@ -100,12 +100,13 @@ int syscheck_nothing_mounted(void)
 		msg_hint("torpor-resume belongs in the initramfs, before the root filesystem "
 			 "is mounted");
 		r = -EBUSY;
-		break;
+		goto out;
 	}
-	if (r < 0 && r != -EBUSY)
+	if (r < 0)
 		msg_error("cannot parse line %u of %s: %s: cannot tell whether a disk "
 			  "filesystem is mounted, not restoring", rd.lineno, MOUNTINFO_PATH,
 			  msg_errname(r));
+out:
 	mountinfo_close(&rd);
 	return r;
 }
