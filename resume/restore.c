@@ -99,10 +99,37 @@ out:
 	return r;
 }
 
+/* Step 3's checks of this boot, then steps 4-5; a refusal discards the image. */
+static int check_and_restore(const struct restore_opts *o, struct loader *l, const char *name)
+{
+	static struct image_late late;
+	int r;
+
+	r = syscheck_kernel(l, o->force);
+	if (r == 0)
+		r = syscheck_memory(l);
+	if (r == 0)
+		r = fscheck_filesystems(l, o->wait_seconds, &late);
+	if (r == 0)
+		r = syscheck_nothing_mounted();
+	if (r == 0)
+		r = syscheck_stuck_readers();
+	if (r < 0) {
+		reject(l, name);
+		return r;
+	}
+	l->late = &late;
+	r = loader_invalidate(l);
+	if (r < 0) {
+		msg_error("not restoring: %s on %s failed: %s", l->failed, name, msg_errname(r));
+		return r;
+	}
+	return load_and_restore(l, name);
+}
+
 /* Steps 2-3 on an open device. */
 static int examine(const struct restore_opts *o, int fd, const char *name)
 {
-	static struct image_late late;
 	struct loader l;
 	unsigned long long size = 0;
 	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
@@ -159,26 +186,7 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 		reject(&l, name);
 		goto out;
 	}
-	r = syscheck_kernel(&l, o->force);
-	if (r == 0)
-		r = syscheck_memory(&l);
-	if (r == 0)
-		r = fscheck_filesystems(&l, o->wait_seconds, &late);
-	if (r == 0)
-		r = syscheck_nothing_mounted();
-	if (r == 0)
-		r = syscheck_stuck_readers();
-	if (r < 0) {
-		reject(&l, name);
-		goto out;
-	}
-	l.late = &late;
-	r = loader_invalidate(&l);
-	if (r < 0) {
-		msg_error("not restoring: %s on %s failed: %s", l.failed, name, msg_errname(r));
-		goto out;
-	}
-	r = load_and_restore(&l, name);
+	r = check_and_restore(o, &l, name);
 out:
 	loader_release(&l);
 	return r;
