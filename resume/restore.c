@@ -192,6 +192,17 @@ out:
 	return r;
 }
 
+/*
+ * Open @dev with @flags, for direct I/O when it allows it: the image then
+ * passes through no page cache the kernel needs for it.  The descriptor, or -errno.
+ */
+static int open_direct(dev_t dev, int flags)
+{
+	int fd = devname_open(dev, flags | O_DIRECT);
+
+	return fd == -EINVAL ? devname_open(dev, flags) : fd;
+}
+
 /* Open @dev and examine it as @o says (the caller set a discard reason). */
 static int examine_dev(const struct restore_opts *o, dev_t dev)
 {
@@ -199,9 +210,7 @@ static int examine_dev(const struct restore_opts *o, dev_t dev)
 	int fd, r;
 
 	devname_name(dev, name, sizeof(name));
-	fd = devname_open(dev, O_RDWR | O_DIRECT);
-	if (fd == -EINVAL)
-		fd = devname_open(dev, O_RDWR);
+	fd = open_direct(dev, O_RDWR);
 	if (fd < 0) {
 		msg_error("cannot open resume device %s: %s", name, msg_errname(fd));
 		return fd;
@@ -345,10 +354,7 @@ int restore_run(const struct restore_opts *o)
 		return r;
 	}
 	devname_name(dev, name, sizeof(name));
-	/* direct I/O: the image passes through no page cache the kernel needs for it */
-	fd = devname_open(dev, (o->dump ? O_RDONLY : O_RDWR) | O_DIRECT);
-	if (fd == -EINVAL)
-		fd = devname_open(dev, o->dump ? O_RDONLY : O_RDWR);
+	fd = open_direct(dev, o->dump ? O_RDONLY : O_RDWR);
 	if (fd < 0) {
 		msg_error("cannot open resume device %s: %s, continuing boot", name,
 			  msg_errname(fd));
