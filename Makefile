@@ -140,10 +140,6 @@ $(B)/test/torpor-suspend: $(TEST_SUSPEND_OBJS) $(B)/glibc/libcore.a
 $(B)/torpor-resume: $(RESUME_OBJS) $(B)/klibc/libcore.a
 	$(call quiet,KLCC,$@)$(KLCC) -static -o $@ $^
 
-# test-doubts includes resume/main.c and resume/restore.c (to reach their static
-# functions): it is linked without their objects
-$(B)/tests/test-doubts: TEST_RESUME_OBJS = $(filter-out $(B)/glibc/resume/restore.o,$(RESUME_LIB_OBJS))
-$(B)/tests-asan/test-doubts: TEST_EXCLUDE = resume/restore.c
 TEST_RESUME_OBJS = $(RESUME_LIB_OBJS)
 TEST_EXCLUDE =
 # test-hash compares both builds of core/hash.c with the library (-lxxhash); the

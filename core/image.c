@@ -62,6 +62,19 @@ _Static_assert(sizeof(struct torpor_root) <= R_ANY_MAX, "root within any format'
 _Static_assert(M_FEATURES + 5 == sizeof(struct torpor_meta), "meta offsets");
 _Static_assert(offsetof(struct torpor_meta, features) == M_FEATURES, "meta features offset");
 
+/*
+ * The start every record of ours shares (root, meta, the late check's note):
+ * its magic, version and size, where R_, M_ and the note's offsets put them.
+ */
+_Static_assert(R_MAGIC == M_MAGIC && R_VERSION == M_VERSION && R_SIZE == M_SIZE, "record starts");
+
+static void put_start(uint8_t *p, const char *magic, uint32_t version, uint32_t size)
+{
+	memcpy(p + R_MAGIC, magic, 8);
+	put_le32(p + R_VERSION, version);
+	put_le32(p + R_SIZE, size);
+}
+
 static int valid_page_size(uint32_t ps)
 {
 	return ps >= 4096 && ps <= 65536 && (ps & (ps - 1)) == 0;
@@ -121,9 +134,7 @@ void image_root_encode(const struct torpor_root *root, uint8_t *page, size_t pag
 	uint32_t i;
 
 	memset(r, 0, sizeof(struct torpor_root));
-	memcpy(r + R_MAGIC, TORPOR_ROOT_MAGIC, 8);
-	put_le32(r + R_VERSION, root->version);
-	put_le32(r + R_SIZE, sizeof(struct torpor_root));
+	put_start(r, TORPOR_ROOT_MAGIC, root->version, sizeof(struct torpor_root));
 	put_le32(r + R_PAGE, root->page_size);
 	put_le32(r + R_FLAGS, root->flags);
 	put_le64(r + R_META_BYTES, root->meta_bytes);
@@ -298,9 +309,7 @@ int image_meta_encode(const struct torpor_image *img, uint8_t *buf, size_t len)
 	if (len != image_meta_bytes(m->nr_extents, m->nr_blocks, m->nr_fs))
 		return -EINVAL;
 	memset(buf, 0, len);
-	memcpy(buf + M_MAGIC, TORPOR_META_MAGIC, 8);
-	put_le32(buf + M_VERSION, TORPOR_FORMAT_VERSION);
-	put_le32(buf + M_SIZE, sizeof(struct torpor_meta));
+	put_start(buf, TORPOR_META_MAGIC, TORPOR_FORMAT_VERSION, sizeof(struct torpor_meta));
 	put_le32(buf + M_PAGE, m->page_size);
 	put_le32(buf + M_FLAGS, m->flags);
 	put_le32(buf + M_ALG, m->algorithm);
@@ -532,9 +541,7 @@ void image_late_encode(const struct image_late *late, uint8_t *page, size_t page
 
 	(void)page_size;
 	memset(r, 0, L_MAX);
-	memcpy(r, TORPOR_LATE_MAGIC, 8);
-	put_le32(r + 8, TORPOR_LATE_VERSION);
-	put_le32(r + 12, (uint32_t)L_HDR);
+	put_start(r, TORPOR_LATE_MAGIC, TORPOR_LATE_VERSION, (uint32_t)L_HDR);
 	put_le64(r + 16, late->hdr.created);
 	put_le32(r + 24, late->hdr.nr_fs);
 	put_le32(r + 28, nr);

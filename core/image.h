@@ -85,7 +85,7 @@
  * (4.06 MiB: a 1 TiB machine with 4 MiB blocks), the data extents at most
  * 65536 (1 MiB; a swap area more fragmented than that is refused when
  * hibernating).  The meta blob is then at most 5.3 MiB, and torpor-resume
- * stays within 16 MiB (see loader.c).
+ * stays within 16 MiB (see loadfeed.c).
  */
 #define TORPOR_BLOCK_BYTES_MAX	(4u << 20)
 #define TORPOR_BLOCKS_MAX	((1u << 18) + (1u << 12))

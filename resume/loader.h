@@ -2,6 +2,9 @@
 /*
  * loader.h - read a torpor image from the resume device and feed it to the kernel
  *
+ * One module in two files: loader.c reads and checks the header and the map,
+ * loadfeed.c verifies the data blocks and feeds them to /dev/snapshot.
+ *
  * The loader does I/O and checks; it never prints.  When a check fails it
  * returns -errno and names the check in struct loader.failed, so the caller
  * can say exactly what was wrong with the image.
@@ -54,8 +57,12 @@ int loader_init(struct loader *l, int dev_fd, uint64_t dev_bytes, uint64_t heade
 int loader_read_root(struct loader *l);
 int loader_read_meta(struct loader *l);
 int loader_invalidate(struct loader *l);
-int loader_feed(struct loader *l, int snap_fd);
 uint64_t loader_block_offset(const struct loader *l, uint32_t block);
 void loader_release(struct loader *l);
+int loader_read_extents(int fd, const struct torpor_extent *ext, uint32_t n, uint32_t ps,
+			uint64_t first, uint64_t pages, uint8_t *buf);
+
+/* loadfeed.c */
+int loader_feed(struct loader *l, int snap_fd);
 
 #endif

@@ -34,41 +34,37 @@ struct token {
 
 _Static_assert(sizeof(struct token) == 64, "token size");
 
-/* Move exactly @len bytes through a pipe.  Return: 0, -EPIPE at end of file, or -errno. */
-static int pipe_read(int fd, void *buf, size_t len)
+/*
+ * Move exactly @len bytes through a pipe, out of @buf when @out, else into it.
+ * Return: 0, -EPIPE at end of file, or -errno.
+ */
+static int pipe_move(int fd, void *buf, size_t len, int out)
 {
 	char *p = buf;
 	ssize_t n;
 
 	while (len) {
-		n = read(fd, p, len);
+		n = out ? write(fd, p, len) : read(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
 		if (n == 0)
-			return -EPIPE;
+			return -EPIPE;	/* end of file: a write to a pipe never takes 0 */
 		p += n;
 		len -= (size_t)n;
 	}
 	return 0;
 }
 
+static int pipe_read(int fd, void *buf, size_t len)
+{
+	return pipe_move(fd, buf, len, 0);
+}
+
 static int pipe_write(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return pipe_move(fd, (void *)buf, len, 1);
 }
 
 /*

@@ -3,7 +3,7 @@
  * fsunique.c - each stamped filesystem where the next boot will look for it
  *
  * torpor-resume finds each recorded filesystem by its UUID, reading the
- * devices (resume/restore.c check_filesystems()): an ext or xfs one must be on
+ * devices (resume/fscheck.c fscheck_filesystems()): an ext or xfs one must be on
  * exactly one device, and each device of a btrfs one must be a different
  * device of it (check_btrfs()).  A copy (an LVM snapshot of the root, a cloned
  * disk attached) makes it discard the image, and the session is lost.  So the

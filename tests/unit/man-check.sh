@@ -3,7 +3,7 @@
 # The man pages: groff -man -ww finds nothing to warn about in any of them, and
 # each documents everything its program takes: torpor-suspend.8 every long option
 # of suspend/main.c's table (and so of --help), torpor-resume.8 every argument of
-# resume/main.c and every kernel parameter core/cmdline.c reads, torpor.conf.5
+# resume/bootargs.c and every kernel parameter core/cmdline.c reads, torpor.conf.5
 # every key of suspend/config.c, torpor-sleep.8 every operation and variable of
 # systemd/torpor-sleep.  groff missing is a failure (tests/deps.sh
 # check installs it).
@@ -73,7 +73,7 @@ else
 fi
 
 # torpor-resume's arguments (strcmp and strncmp literals) and kernel parameters
-resume_opts=$(grep -o '"--[a-z-]*=\{0,1\}"' resume/main.c | tr -d '"=' | sort -u)
+resume_opts=$(grep -o '"--[a-z-]*=\{0,1\}"' resume/bootargs.c | tr -d '"=' | sort -u)
 params=$(grep -o '"\(resume\|resume_offset\|noresume\|nohibernate\|hibernate\|torpor\.[a-z]*\)"' \
 	core/cmdline.c | tr -d '"' | sort -u)
 # shellcheck disable=SC2086

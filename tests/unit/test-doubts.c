@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-doubts.c - torpor-resume discards the image whenever it cannot prove a
- * restore safe: its main() and restore.c (included, so that their static
- * functions can be reached) run against a fake /sys and /dev (devname_root)
- * whose devices are regular files.  Never opens /dev/snapshot: every case ends
- * before load_and_restore() (noresume, a doubt, or a check that refuses).
+ * restore safe: its main() (bootargs_main(), with a /proc/cmdline of the
+ * test's) and its filesystem checks (fscheck.c) run against a fake /sys and
+ * /dev (devname_root) whose devices are regular files.  Never opens
+ * /dev/snapshot: every case ends before load_and_restore() (noresume, a doubt,
+ * or a check that refuses).
  * Found by the attacker review of issue 8: the hooks' own reading of the
  * command line (quotes, 0xA0, "--"), an ambiguous resume device, a blank in
  * resume_offset=, a btrfs on several devices, an offset past the device.
@@ -21,30 +22,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bootargs.h"
 #include "cmdline.h"
-#include "tap.h"
-
-/* main.c reads /proc/cmdline by name; give it our text instead */
-static const char *test_cmdline;
-static int test_cmdline_read(const char *path, struct torpor_cmdline *ret)
-{
-	(void)path;
-	cmdline_parse(test_cmdline, ret);
-	return 0;
-}
-#define cmdline_read(p, c) test_cmdline_read(p, c)
-#define main resume_main
-int resume_main(int argc, char **argv);
-#include "../../resume/main.c"
-#undef main
-#undef cmdline_read
-#include "../../resume/restore.c"
-
 #include "crc32.h"
 #include "deadfifo.h"
 #include "devname.h"
+#include "devwait.h"
 #include "fakesysfs.h"
+#include "fscheck.h"
 #include "image.h"
+#include "loader.h"
+#include "msg.h"
+#include "tap.h"
 
 /* A disk in the fake sysfs (fakesysfs.h). */
 static void add_dev(const char *name, unsigned int maj, unsigned int min,
@@ -55,12 +44,21 @@ static void add_dev(const char *name, unsigned int maj, unsigned int min,
 
 #define DEV_BYTES (1 << 20)
 
+/* Write @b, DEV_BYTES of it, as the device file @name, and free it. */
+static void put_dev_file(const char *name, uint8_t *b)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "dev/%s", name);
+	put_file(rel, b, DEV_BYTES);
+	free(b);
+}
+
 /* A 1 MiB swap area with UUID @uuid whose header page @page holds a torpor root record. */
 static void put_image(const char *name, const char *uuid, unsigned int page)
 {
 	uint8_t *b = calloc(1, DEV_BYTES), *h = b + (size_t)page * 4096;
 	struct torpor_root r;
-	char rel[64];
 
 	h[1024] = 1;			/* swap_header version */
 	h[1028] = 255;			/* last_page */
@@ -75,9 +73,7 @@ static void put_image(const char *name, const char *uuid, unsigned int page)
 	r.meta_extents[0].pages = 1;
 	memcpy(r.orig_sig, SWAP_SIG, 10);
 	image_root_encode(&r, h, 4096);
-	snprintf(rel, sizeof(rel), "dev/%s", name);
-	put_file(rel, b, DEV_BYTES);
-	free(b);
+	put_dev_file(name, b);
 }
 
 /* Does device file @name still carry a torpor image at page @page? */
@@ -103,12 +99,48 @@ static void verdict(int bug, const char *what)
 	tap_ok(!bug, "%s", what);
 }
 
+/* torpor-resume's main() with @argv, and @cmdline as /proc/cmdline */
 static int run_main(const char *cmdline, int argc, char **argv)
 {
-	test_cmdline = cmdline;
-	wait_deadline = 0;
+	char p[PATH_MAX];
+
+	put_text("proc/cmdline", cmdline);
+	snprintf(p, sizeof(p), "%s/proc/cmdline", root);
+	devwait_reset();
 	fflush(stdout);
-	return resume_main(argc, argv);
+	return bootargs_main(argc, argv, p);
+}
+
+/* stderr, sent to a file of the fake root while a case runs */
+struct capture {
+	int fd;				/* the file */
+	int saved;			/* stderr before */
+};
+
+static void capture_start(struct capture *c)
+{
+	char log[PATH_MAX];
+
+	snprintf(log, sizeof(log), "%s/stderr", root);
+	fflush(stderr);
+	c->saved = dup(2);
+	c->fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (c->saved < 0 || c->fd < 0 || dup2(c->fd, 2) < 0)
+		die(log);
+}
+
+/* stderr back; what was said in @text (@len bytes at most), and passed on to stderr */
+static void capture_stop(struct capture *c, char *text, size_t len)
+{
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(c->saved, 2);
+	close(c->saved);
+	n = pread(c->fd, text, len - 1, 0);
+	close(c->fd);
+	text[n > 0 ? n : 0] = 0;
+	fputs(text, stderr);
 }
 
 #define UA "1b4e28ba-2fa1-11d2-883f-0016d3cca427"
@@ -178,22 +210,25 @@ static void put_le64(uint8_t *p, uint64_t v)
 }
 
 /*
- * A btrfs superblock with fsid UF, generation @gen, device id @devid of
- * @num_devices on device file @name.
+ * A device's DEV_BYTES with a btrfs superblock of fsid @fsid, generation @gen,
+ * device id @devid of @num_devices.
  */
-static void put_btrfs_dev(const char *name, uint64_t gen, uint64_t devid, uint64_t num_devices)
+static uint8_t *btrfs_dev(const char *fsid, uint64_t gen, uint64_t devid, uint64_t num_devices)
 {
 	uint8_t *b = calloc(1, DEV_BYTES), *sb = b + 65536;
-	char rel[64];
 
-	uuid_bytes(UF, sb + 0x20);
+	uuid_bytes(fsid, sb + 0x20);
 	memcpy(sb + 0x40, "_BHRfS_M", 8);
 	put_le64(sb + 0x48, gen);
 	put_le64(sb + 0x88, num_devices);
 	put_le64(sb + 0xc9, devid);
-	snprintf(rel, sizeof(rel), "dev/%s", name);
-	put_file(rel, b, DEV_BYTES);
-	free(b);
+	return b;
+}
+
+/* Device file @name: device @devid of @num_devices of the btrfs UF, generation @gen. */
+static void put_btrfs_dev(const char *name, uint64_t gen, uint64_t devid, uint64_t num_devices)
+{
+	put_dev_file(name, btrfs_dev(UF, gen, devid, num_devices));
 }
 
 static void put_btrfs(const char *name, uint64_t gen)
@@ -201,25 +236,44 @@ static void put_btrfs(const char *name, uint64_t gen)
 	put_btrfs_dev(name, gen, 1, 1);
 }
 
-/* the late check's note check_filesystems() fills */
+/* the late check's note fscheck_filesystems() fills */
 static struct image_late note;
 
-/* check_filesystems() over one recorded btrfs UF of generation 100 */
-static int check_btrfs_rec(void)
+/* @rec: filesystem @uuid of @kind, recorded with mount count (a btrfs: generation) @count */
+static void set_rec(struct torpor_fsrec *rec, uint32_t kind, const char *uuid, uint64_t count)
 {
-	struct torpor_fsrec rec;
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = kind;
+	uuid_bytes(uuid, rec->uuid);
+	rec->mount_count = count;
+}
+
+/* fscheck_filesystems() over the image of @l, with a deadline of its own */
+static int run_check(const struct loader *l)
+{
+	devwait_reset();
+	fflush(stdout);
+	return fscheck_filesystems(l, 0, &note);
+}
+
+/* fscheck_filesystems() over an image that recorded @rec alone */
+static int check_rec(struct torpor_fsrec *rec)
+{
 	struct loader l;
 
 	memset(&l, 0, sizeof(l));
-	memset(&rec, 0, sizeof(rec));
-	rec.kind = TORPOR_FS_BTRFS;
-	uuid_bytes(UF, rec.uuid);
-	rec.mount_count = 100;
 	l.img.meta.nr_fs = 1;
-	l.img.fs = &rec;
-	wait_deadline = 0;
-	fflush(stdout);
-	return check_filesystems(&l, 0, &note);
+	l.img.fs = rec;
+	return run_check(&l);
+}
+
+/* fscheck_filesystems() over one recorded btrfs UF of generation 100 */
+static int check_btrfs_rec(void)
+{
+	struct torpor_fsrec rec;
+
+	set_rec(&rec, TORPOR_FS_BTRFS, UF, 100);
+	return check_rec(&rec);
 }
 
 /* A two-device btrfs: unchanged passes; a copy, or a device missing, is a doubt. */
@@ -246,50 +300,28 @@ static void case_btrfs_multi(void)
 
 /*
  * 4. A recorded btrfs filesystem on two devices (a two-device btrfs, or a copy):
- * check_filesystems() warns and goes on without reading either generation.
+ * fscheck_filesystems() warns and goes on without reading either generation.
  */
 static void case_btrfs_two_devices(void)
 {
-	struct torpor_fsrec rec;
-	struct loader l;
 	int r;
 
 	put_btrfs("vde", 200);		/* both devices were written since: generation 200 */
 	put_btrfs("vdf", 200);
-	memset(&l, 0, sizeof(l));
-	memset(&rec, 0, sizeof(rec));
-	rec.kind = TORPOR_FS_BTRFS;
-	uuid_bytes(UF, rec.uuid);
-	rec.mount_count = 100;		/* generation 100 when hibernating */
-	l.img.meta.nr_fs = 1;
-	l.img.fs = &rec;
-	wait_deadline = 0;
-	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = check_btrfs_rec();		/* generation 100 when hibernating */
 	verdict(r == 0, "doubts: btrfs on two devices, generation 100 -> 200: refused");
 }
 
 /* 5. The same btrfs on one device: the stamp check must (and does) refuse. */
 static void case_btrfs_one_device(void)
 {
-	struct torpor_fsrec rec;
-	struct loader l;
 	char p[PATH_MAX];
 	int r;
 
 	put_btrfs("vde", 200);		/* written since: generation 200 */
 	snprintf(p, sizeof(p), "%s/sys/class/block/vdf", root);
 	unlink(p);			/* vdf gone: only vde carries the fsid */
-	memset(&l, 0, sizeof(l));
-	memset(&rec, 0, sizeof(rec));
-	rec.kind = TORPOR_FS_BTRFS;
-	uuid_bytes(UF, rec.uuid);
-	rec.mount_count = 100;
-	l.img.meta.nr_fs = 1;
-	l.img.fs = &rec;
-	wait_deadline = 0;
-	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = check_btrfs_rec();
 	verdict(r != -ESTALE, "doubts: btrfs on one device, generation moved: refused (-ESTALE)");
 }
 
@@ -312,26 +344,18 @@ static void case_unseen(void)
 
 	memset(&l, 0, sizeof(l));
 	memset(rec, 0, sizeof(rec));
-	rec[0].kind = TORPOR_FS_EXT;
-	uuid_bytes(UE, rec[0].uuid);
-	rec[0].mount_count = 7;
+	set_rec(&rec[0], TORPOR_FS_EXT, UE, 7);
 	rec[0].mount_time = 1700000000;
 	rec[0].write_time = 1700000100 | (1ULL << 32);
-	rec[1].kind = TORPOR_FS_BTRFS;
-	uuid_bytes(UE, rec[1].uuid);
-	rec[1].mount_count = 100;
+	set_rec(&rec[1], TORPOR_FS_BTRFS, UE, 100);
 	l.img.meta.nr_fs = 2;
 	l.img.meta.created = 1234;
 	l.img.fs = rec;
-	wait_deadline = 0;
-	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = run_check(&l);
 	tap_ok(r == -ENOENT, "doubts: the same from an image whose writer does not say it checks "
 	       "late (an older torpor-suspend): refused, as before (%d)", r);
 	l.img.meta.features = TORPOR_META_LATE_CHECK;
-	wait_deadline = 0;
-	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = run_check(&l);
 	tap_ok(r == 0, "doubts: an ext4 and a btrfs no device carries at boot: left to the late "
 	       "check, not refused (%d)", r);
 	tap_ok(note.hdr.nr == 2 && note.hdr.nr_fs == 2 && note.hdr.created == 1234 &&
@@ -345,9 +369,7 @@ static void case_unseen(void)
 		uuid_bytes(UE, rec[i].uuid);
 	}
 	l.img.meta.nr_fs = TORPOR_LATE_MAX + 1;
-	wait_deadline = 0;
-	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
+	r = run_check(&l);
 	tap_ok(r == -E2BIG, "doubts: %u filesystems not present at boot, more than the note "
 	       "holds: refused (%d)", TORPOR_LATE_MAX + 1, r);
 }
@@ -376,11 +398,11 @@ static void case_offset_wrap(void)
 static void case_format1(void)
 {
 	char *argv[] = { "torpor-resume", NULL };
-	char p[PATH_MAX], log[PATH_MAX], text[4096];
+	char p[PATH_MAX], text[4096];
 	uint8_t h[4096], *rec = h + TORPOR_ROOT_OFFSET;
 	uint32_t v = 1, size = 1080, crc;
-	int fd, saved;
-	ssize_t n;
+	struct capture c;
+	int fd;
 
 	put_image("vdl", UA, 0);
 	snprintf(p, sizeof(p), "%s/dev/vdl", root);
@@ -396,20 +418,9 @@ static void case_format1(void)
 	if (pwrite(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
 		die(p);
 	close(fd);
-	snprintf(log, sizeof(log), "%s/stderr", root);
-	fflush(stderr);
-	saved = dup(2);
-	fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (saved < 0 || fd < 0 || dup2(fd, 2) < 0)
-		die(log);
+	capture_start(&c);
 	run_main("resume=/dev/vdl", 1, argv);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	n = pread(fd, text, sizeof(text) - 1, 0);
-	close(fd);
-	text[n > 0 ? n : 0] = 0;
-	fputs(text, stderr);
+	capture_stop(&c, text, sizeof(text));
 	verdict(!strstr(text, "rejected the hibernation image on /dev/vdl: written by an older "
 			"torpor in format 1, this torpor reads format 2\n"),
 		"doubts: a format 1 image is refused for its version, and the message says so");
@@ -478,28 +489,16 @@ static void case_ambiguous_other(void)
 static void case_skipped_named(void)
 {
 	char *argv[] = { "torpor-resume", NULL };
-	char log[PATH_MAX], text[8192];
-	int fd, saved;
-	ssize_t n;
+	char text[8192];
+	struct capture c;
 
 	put_image("vdm", UD, 0);
 	put_image("vdn", UD, 0);
 	put_text("run/udev/data/b254:208", "E:DM_MULTIPATH_DEVICE_PATH=1\n");
-	snprintf(log, sizeof(log), "%s/stderr", root);
-	fflush(stderr);
-	saved = dup(2);
-	fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (saved < 0 || fd < 0 || dup2(fd, 2) < 0)
-		die(log);
+	capture_start(&c);
 	run_main("resume=UUID=" UD " noresume torpor.debug", 1, argv);
 	msg_set_debug(0);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	n = pread(fd, text, sizeof(text) - 1, 0);
-	close(fd);
-	text[n > 0 ? n : 0] = 0;
-	fputs(text, stderr);
+	capture_stop(&c, text, sizeof(text));
 	verdict(!strstr(text, "skipped /dev/vdn while looking for resume device 'UUID=" UD "': "
 			"udev marks it not to be probed (DM_MULTIPATH_DEVICE_PATH=1)\n"),
 		"doubts: a device the lookup did not read is named, and why");
@@ -544,38 +543,42 @@ static void stop_serving(const char *name)
 	unlink(p);
 }
 
-/* check_filesystems() over @rec, what it says on stderr in @text */
+/* fscheck_filesystems() over @rec, what it says on stderr in @text */
 static int check_said(struct torpor_fsrec *rec, char *text, size_t len)
 {
-	struct loader l;
-	char log[PATH_MAX];
-	int fd, saved, r;
-	ssize_t n;
+	struct capture c;
+	int r;
 
-	memset(&l, 0, sizeof(l));
-	l.img.meta.nr_fs = 1;
-	l.img.fs = rec;
-	snprintf(log, sizeof(log), "%s/stderr", root);
-	fflush(stderr);
-	saved = dup(2);
-	fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (saved < 0 || fd < 0 || dup2(fd, 2) < 0)
-		die(log);
-	wait_deadline = 0;
-	fflush(stdout);
-	r = check_filesystems(&l, 0, &note);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	n = pread(fd, text, len - 1, 0);
-	close(fd);
-	text[n > 0 ? n : 0] = 0;
-	fputs(text, stderr);
+	capture_start(&c);
+	r = check_rec(rec);
+	capture_stop(&c, text, len);
 	return r;
 }
 
 #define UG "1b4e28ba-2fa1-11d2-883f-0016d3cca430"	/* ext4 on vdo */
 #define UH "1b4e28ba-2fa1-11d2-883f-0016d3cca431"	/* btrfs on vdp */
+
+/*
+ * fscheck_filesystems() over @rec, filesystem @uuid on device @name (@maj:@min,
+ * holding @b, which is freed), whose uevent answers the lookup's probe and
+ * then never again: 1 when it refused in time (-ETIMEDOUT) and named the
+ * device; *@ret its result.
+ */
+static int refused_unanswered(const char *name, unsigned int maj, unsigned int min, uint8_t *b,
+			      struct torpor_fsrec *rec, const char *uuid, int *ret)
+{
+	char text[4096], want[256];
+
+	add_dev(name, maj, min, DEV_BYTES / 512);
+	put_dev_file(name, b);
+	serve_uevent(name, maj, min, 2);
+	*ret = check_said(rec, text, sizeof(text));
+	stop_serving(name);
+	snprintf(want, sizeof(want), "torpor: cannot check filesystem %s (mounted when "
+		 "hibernating) on /dev/%s: it did not answer within 300 ms: not restoring the "
+		 "image\n", uuid, name);
+	return *ret == -ETIMEDOUT && strstr(text, want);
+}
 
 /*
  * 9. A device that answers the lookup's probe, then not the read of its
@@ -588,53 +591,24 @@ static void case_stamp_no_answer(void)
 {
 	uint8_t *b = calloc(1, DEV_BYTES);
 	struct torpor_fsrec rec;
-	char text[4096];
-	int r;
+	int ok, r;
 
 	devname_probe_ms = 300;
 	signal(SIGALRM, on_alarm);
 	alarm(60);
 
-	add_dev("vdo", 254, 224, DEV_BYTES / 512);
 	b[1024 + 0x38] = 0x53;		/* ext magic 0xef53 */
 	b[1024 + 0x39] = 0xef;
 	b[1024 + 0x34] = 5;		/* mount count */
 	uuid_bytes(UG, b + 1024 + 0x68);
-	put_file("dev/vdo", b, DEV_BYTES);
-	free(b);
-	memset(&rec, 0, sizeof(rec));
-	rec.kind = TORPOR_FS_EXT;
-	uuid_bytes(UG, rec.uuid);
-	rec.mount_count = 5;
-	serve_uevent("vdo", 254, 224, 2);
-	r = check_said(&rec, text, sizeof(text));
-	stop_serving("vdo");
-	tap_ok(r == -ETIMEDOUT && strstr(text, "torpor: cannot check filesystem " UG " (mounted "
-					 "when hibernating) on /dev/vdo: it did not answer within "
-					 "300 ms: not restoring the image\n"),
-	       "doubts: an ext4 whose device does not answer the read of its stamp: refused "
+	set_rec(&rec, TORPOR_FS_EXT, UG, 5);
+	ok = refused_unanswered("vdo", 254, 224, b, &rec, UG, &r);
+	tap_ok(ok, "doubts: an ext4 whose device does not answer the read of its stamp: refused "
 	       "within the deadline, the device named (%d)", r);
 
-	add_dev("vdp", 254, 240, DEV_BYTES / 512);
-	b = calloc(1, DEV_BYTES);
-	uuid_bytes(UH, b + 65536 + 0x20);
-	memcpy(b + 65536 + 0x40, "_BHRfS_M", 8);
-	put_le64(b + 65536 + 0x48, 100);	/* generation */
-	put_le64(b + 65536 + 0x88, 1);		/* num_devices */
-	put_le64(b + 65536 + 0xc9, 1);		/* devid */
-	put_file("dev/vdp", b, DEV_BYTES);
-	free(b);
-	memset(&rec, 0, sizeof(rec));
-	rec.kind = TORPOR_FS_BTRFS;
-	uuid_bytes(UH, rec.uuid);
-	rec.mount_count = 100;
-	serve_uevent("vdp", 254, 240, 2);
-	r = check_said(&rec, text, sizeof(text));
-	stop_serving("vdp");
-	tap_ok(r == -ETIMEDOUT && strstr(text, "torpor: cannot check filesystem " UH " (mounted "
-					 "when hibernating) on /dev/vdp: it did not answer within "
-					 "300 ms: not restoring the image\n"),
-	       "doubts: a btrfs whose device does not answer the read of its stamp: refused "
+	set_rec(&rec, TORPOR_FS_BTRFS, UH, 100);
+	ok = refused_unanswered("vdp", 254, 240, btrfs_dev(UH, 100, 1, 1), &rec, UH, &r);
+	tap_ok(ok, "doubts: a btrfs whose device does not answer the read of its stamp: refused "
 	       "within the deadline, the device named (%d)", r);
 	alarm(0);
 	devname_probe_ms = DEVNAME_PROBE_MS;
@@ -642,6 +616,9 @@ static void case_stamp_no_answer(void)
 
 int main(void)
 {
+	char name[8];
+	unsigned int i;
+
 	snprintf(root, sizeof(root), "/tmp/torpor-review-XXXXXX");
 	if (!mkdtemp(root))
 		die("mkdtemp");
@@ -649,20 +626,10 @@ int main(void)
 	mkdirs("dev");
 	mkdirs("sys/class/block");
 	mkdirs("sys/dev/block");
-	add_dev("vda", 254, 0, DEV_BYTES / 512);
-	add_dev("vdb", 254, 16, DEV_BYTES / 512);
-	add_dev("vdc", 254, 32, DEV_BYTES / 512);
-	add_dev("vdd", 254, 48, DEV_BYTES / 512);
-	add_dev("vde", 254, 64, DEV_BYTES / 512);
-	add_dev("vdf", 254, 80, DEV_BYTES / 512);
-	add_dev("vdg", 254, 96, DEV_BYTES / 512);
-	add_dev("vdh", 254, 112, DEV_BYTES / 512);
-	add_dev("vdi", 254, 128, DEV_BYTES / 512);
-	add_dev("vdj", 254, 144, DEV_BYTES / 512);
-	add_dev("vdk", 254, 160, DEV_BYTES / 512);
-	add_dev("vdl", 254, 176, DEV_BYTES / 512);
-	add_dev("vdm", 254, 192, DEV_BYTES / 512);
-	add_dev("vdn", 254, 208, DEV_BYTES / 512);
+	for (i = 0; i < 14; i++) {	/* vda to vdn, 254:0 to 254:208 */
+		snprintf(name, sizeof(name), "vd%c", 'a' + i);
+		add_dev(name, 254, 16 * i, DEV_BYTES / 512);
+	}
 
 	case_quoted_device();
 	case_nbsp_device();

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bootargs.c - torpor-resume's arguments and the kernel command line, merged
+ * into the options of restore_run(), which it calls (the rules: main.c)
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootargs.h"
+#include "cmdline.h"
+#include "decimal.h"
+#include "msg.h"
+#include "restore.h"
+
+#define DEFAULT_WAIT 5
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: torpor-resume [--device=DEV] [--offset=N] [--wait=SECONDS]\n"
+		"                     [--noresume] [--force] [--dump] [-v]\n"
+		"Restore a torpor hibernation image; run from the initramfs.\n"
+		"Defaults come from resume=, resume_offset=, noresume, torpor.wait=,\n"
+		"torpor.force and torpor.debug on the kernel command line; a malformed\n"
+		"one (or --offset/--wait value) discards the image instead of restoring it.\n");
+}
+
+/* What the arguments gave, so that /proc/cmdline fills in only the rest. */
+struct given {
+	int device, offset, wait;
+	int offset_bad;			/* --offset was malformed */
+	const char *malformed;		/* the first malformed argument, NULL if none */
+};
+
+static int parse_num(const char *s, unsigned long long max, unsigned long long *ret)
+{
+	return decimal_parse(s, strlen(s), max, ret);
+}
+
+/* Returns 0, or 2 for a usage error. */
+static int parse_args(int argc, char **argv, struct restore_opts *o, struct given *g)
+{
+	unsigned long long v;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strncmp(a, "--device=", 9)) {
+			snprintf(o->device, sizeof(o->device), "%s", a + 9);
+			g->device = 1;
+		} else if (!strncmp(a, "--offset=", 9)) {
+			/* hooks pass resume_offset= on: a bad one is a doubt, not a usage error */
+			if (parse_num(a + 9, ULLONG_MAX, &v) == 0) {
+				o->offset = v;
+				g->offset = 1;
+			} else {
+				g->offset_bad = 1;
+				if (!g->malformed)
+					g->malformed = a;
+			}
+		} else if (!strncmp(a, "--wait=", 7)) {
+			/* as torpor.wait=: the dracut hook passes what is left of it */
+			if (parse_num(a + 7, INT_MAX, &v) == 0) {
+				o->wait_seconds = (int)v;
+				g->wait = 1;
+			} else if (!g->malformed) {
+				g->malformed = a;
+			}
+		} else if (!strcmp(a, "--noresume")) {
+			o->noresume = 1;
+		} else if (!strcmp(a, "--force")) {
+			o->force = 1;
+		} else if (!strcmp(a, "--dump")) {
+			o->dump = 1;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			msg_set_debug(1);
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage();
+			exit(0);
+		} else {
+			msg_error("invalid argument '%s'", a);
+			usage();
+			return 2;
+		}
+	}
+	if (g->malformed && o->dump) {
+		msg_error("invalid argument '%s'", g->malformed);
+		usage();
+		return 2;
+	}
+	return 0;
+}
+
+/* Fill in what the arguments left out from the command line; returns why not to restore. */
+static const char *merge_cmdline(int r, const struct torpor_cmdline *cl, struct restore_opts *o,
+				 const struct given *g)
+{
+	if (r < 0) {
+		msg_error("cannot read /proc/cmdline: %s", msg_errname(r));
+		return "kernel command line unreadable";
+	}
+	if (cl->noresume)
+		o->noresume = 1;
+	if (cl->resume[0]) {
+		/*
+		 * The kernel command line as the kernel reads it (and torpor-suspend,
+		 * which wrote the image there) wins over the hook's --device and
+		 * --offset: its shell keeps quotes, reads past "--" and may add a
+		 * configured RESUME=.  A different area the hook names is discarded.
+		 */
+		uint64_t off = cl->has_resume_offset ? cl->resume_offset : 0;
+
+		if ((g->device && strcmp(o->device, cl->resume)) || (g->offset && o->offset != off)) {
+			snprintf(o->other_device, sizeof(o->other_device), "%s",
+				 g->device ? o->device : cl->resume);
+			o->other_offset = g->offset ? o->offset : off;
+		}
+		snprintf(o->device, sizeof(o->device), "%s", cl->resume);
+		o->offset = off;
+	} else if (!g->offset && cl->has_resume_offset) {
+		o->offset = cl->resume_offset;
+	}
+	if (!g->wait && cl->wait_seconds >= 0)
+		o->wait_seconds = cl->wait_seconds;
+	if (cl->debug)
+		msg_set_debug(1);
+	if (g->malformed) {
+		msg_error("malformed argument '%s': not a number", g->malformed);
+		return "malformed argument";
+	}
+	if (cl->malformed_why) {
+		msg_error("malformed kernel parameter '%s': %s", cl->malformed, cl->malformed_why);
+		msg_hint("correct it on the kernel command line (in the boot loader)");
+		return "malformed kernel command line";
+	}
+	/* --force, like a restore, only when every parameter is well formed */
+	if (cl->force)
+		o->force = 1;
+	return NULL;
+}
+
+/**
+ * bootargs_main() - torpor-resume's main(), the kernel command line read from @cmdline_path
+ * Return: its exit status.
+ */
+int bootargs_main(int argc, char **argv, const char *cmdline_path)
+{
+	struct restore_opts o;
+	struct torpor_cmdline cl;
+	struct given g;
+	int r;
+
+	memset(&o, 0, sizeof(o));
+	memset(&g, 0, sizeof(g));
+	memset(&cl, 0, sizeof(cl));
+	o.wait_seconds = -1;
+	msg_init(1);
+	r = parse_args(argc, argv, &o, &g);
+	if (r)
+		return r;
+	r = cmdline_read(cmdline_path, &cl);
+	o.discard_reason = merge_cmdline(r, &cl, &o, &g);
+	if (o.wait_seconds < 0)
+		o.wait_seconds = DEFAULT_WAIT;
+	if (o.discard_reason && !o.device[0] && !o.dump) {
+		msg_warn("no resume device known (no --device, no well-formed resume=): "
+			 "no image can be discarded, continuing boot");
+		msg_flush();
+		return 0;
+	}
+	r = restore_run(&o);
+	/*
+	 * A malformed offset was read as the kernel reads it (its leading digits);
+	 * the image may as well be at the start of a swap partition: discard there too.
+	 */
+	if (o.discard_reason && !o.dump && o.offset && !g.offset &&
+	    (g.offset_bad || cl.resume_offset_bad)) {
+		o.offset = 0;
+		o.wait_seconds = 0;
+		restore_run(&o);
+	}
+	msg_flush();
+	/* the boot always goes on; only --dump reports failure in its status */
+	return o.dump && r < 0 ? 1 : 0;
+}
