@@ -36,7 +36,8 @@ static inline void mkdirs(const char *rel)
 {
 	char p[PATH_MAX], *s;
 
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	if (snprintf(p, sizeof(p), "%s/%s", root, rel) >= (int)sizeof(p))
+		die(rel);
 	for (s = p + strlen(root) + 1; *s; s++) {
 		if (*s != '/')
 			continue;
