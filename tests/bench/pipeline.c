@@ -164,7 +164,7 @@ static double run_writer(const struct pack_setting *set, unsigned threads, uint6
 	if (r == 0)
 		r = writer_setup_pack(&w, set, threads);
 	if (r == 0)
-		r = writer_check_header(&w, orig);
+		r = writer_check_header(&w, orig, 1);
 	w.alloc_slot = seq_alloc;
 	slot_next = 0;
 	slot_limit = (stream_len + stream_len / 8 + (60u << 20)) / PS;
