@@ -32,15 +32,13 @@
 #include "loader.h"
 #include "packpool.h"
 #include "writer.h"
+#include "../unit/snapsink.h"
 
 #define PS 4096
 #define RUNS_MAX 9
 
 static char stream_path[512], image_path[512], copy_path[512];
 static uint64_t stream_len, slot_next, slot_limit;
-static const uint8_t *stream_map;
-static uint64_t sink_off;
-static int sink_bad;
 
 static double now(void)
 {
@@ -57,34 +55,6 @@ static int seq_alloc(int fd, uint64_t *ret)
 		return -ENOSPC;
 	*ret = ++slot_next * PS;
 	return 0;
-}
-
-static ssize_t sink_write(int fd, const void *buf, size_t len)
-{
-	(void)fd;
-	if (sink_off >= stream_len)
-		return 0;
-	if (memcmp(stream_map + sink_off, buf, len))
-		sink_bad = 1;
-	sink_off += len;
-	return (ssize_t)len;
-}
-
-/* writev() as /dev/snapshot's: a page at a time, stopping at the first one not taken */
-static ssize_t sink_writev(int fd, const struct iovec *iov, int cnt)
-{
-	ssize_t done = 0, n;
-	int i;
-
-	for (i = 0; i < cnt; i++) {
-		n = sink_write(fd, iov[i].iov_base, iov[i].iov_len);
-		if (n < 0)
-			return done ? done : n;
-		done += n;
-		if ((size_t)n != iov[i].iov_len)
-			break;
-	}
-	return done;
 }
 
 /*
@@ -191,8 +161,8 @@ static double run_loader(void)
 	int dev, r;
 
 	dev = open(image_path, O_RDONLY);
-	sink_off = 0;
-	sink_bad = 0;
+	sink.off = 0;
+	sink.bad = 0;
 	t0 = now();
 	r = loader_init(&l, dev, stream_len + stream_len / 8 + (64u << 20), 0, PS);
 	if (r == 0)
@@ -203,11 +173,11 @@ static double run_loader(void)
 	if (r == 0)
 		r = loader_feed(&l, -1);
 	t = now() - t0;
-	if (r < 0 || sink_bad || sink_off != stream_len)
+	if (r < 0 || sink.bad || sink.off != stream_len)
 		fprintf(stderr, "pipeline: loader failed (%d, %s)\n", r, l.failed ? l.failed : "");
 	loader_release(&l);
 	close(dev);
-	return r < 0 || sink_bad || sink_off != stream_len ? -1 : t;
+	return r < 0 || sink.bad || sink.off != stream_len ? -1 : t;
 }
 
 /* The reference: the same reads (a page each), 4 MiB writes, one fdatasync. */
@@ -300,10 +270,11 @@ int main(int argc, char **argv)
 	{
 		int fd = open(stream_path, O_RDONLY);
 
-		stream_map = mmap(NULL, stream_len, PROT_READ, MAP_SHARED, fd, 0);
+		sink.want = mmap(NULL, stream_len, PROT_READ, MAP_SHARED, fd, 0);
 		close(fd);
-		if (stream_map == MAP_FAILED)
+		if (sink.want == MAP_FAILED)
 			return 1;
+		sink.len = stream_len;
 	}
 	printf("# host pipeline: %llu MiB stream (30%% zero, 25%% text, 30%% records, 15%% "
 	       "random pages), %ld CPUs, medians of %d runs, MB/s of uncompressed bytes\n",

@@ -24,6 +24,7 @@
 #include "blkio.h"
 #include "loader.h"
 #include "procdir.h"
+#include "snapsink.h"
 #include "tap.h"
 #include "writer.h"
 
@@ -54,46 +55,18 @@ static int fake_alloc(int fd, uint64_t *ret)
 	return 0;
 }
 
-/* sink: collects the fed stream, then answers 0 like the kernel at the end */
-static uint8_t *sink;
-static size_t sink_len;
-
 /* the loader feeding now, what its reader had open, and whether to kill that reader */
 static struct loader *cur;
 static int reader_fds = -1, kill_reader;
 
-
-static ssize_t sink_write(int fd, const void *buf, size_t len)
+/* before the sink takes the first page: the reader has filled a slot and is not reaped yet */
+static void check_reader(void)
 {
-	(void)fd;
-	/* the first page: the reader has filled a slot and is not reaped yet */
-	if (sink_len == 0 && cur && cur->reader_pid > 0) {
+	if (cur && cur->reader_pid > 0) {
 		reader_fds = count_fds(cur->reader_pid);
 		if (kill_reader)
 			kill(cur->reader_pid, SIGKILL);
 	}
-	if (sink_len >= stream_len)
-		return 0;
-	memcpy(sink + sink_len, buf, len);
-	sink_len += len;
-	return (ssize_t)len;
-}
-
-/* writev() as /dev/snapshot's: a page at a time, stopping at the first one not taken */
-static ssize_t sink_writev(int fd, const struct iovec *iov, int cnt)
-{
-	ssize_t done = 0, n;
-	int i;
-
-	for (i = 0; i < cnt; i++) {
-		n = sink_write(fd, iov[i].iov_base, iov[i].iov_len);
-		if (n < 0)
-			return done ? done : n;
-		done += n;
-		if ((size_t)n != iov[i].iov_len)
-			break;
-	}
-	return done;
 }
 
 static void make_stream(size_t pages)
@@ -102,10 +75,11 @@ static void make_stream(size_t pages)
 	size_t i;
 
 	free(stream);
-	free(sink);
+	free(sink.copy);
 	stream_len = pages * PS;
 	stream = malloc(stream_len);
-	sink = malloc(stream_len);
+	sink.copy = malloc(stream_len);
+	sink.len = stream_len;
 	for (i = 0; i < stream_len / 4; i++) {
 		/* a quarter zero pages, the rest half compressible */
 		size_t page = i * 4 / PS;
@@ -258,7 +232,7 @@ static int read_image(const char **failed, int invalidate)
 	const char *wrong;
 	int dev, r;
 
-	sink_len = 0;
+	sink.off = 0;
 	reader_fds = -1;
 	dev = open(swap_path, O_RDWR);
 	r = loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
@@ -286,7 +260,7 @@ static int read_image(const char **failed, int invalidate)
 		}
 	}
 	cur = NULL;
-	if (r == 0 && (sink_len != stream_len || memcmp(sink, stream, stream_len)))
+	if (r == 0 && (sink.off != stream_len || memcmp(sink.copy, stream, stream_len)))
 		r = -EIO;
 	*failed = l.failed ? l.failed : "";
 	fed_block = l.failed_block;
@@ -553,7 +527,7 @@ static void run_large(void)
 	/* the workers wait for a slot when the first block fails: they must be killed */
 	poke(PS + 100, 0x40);
 	r = read_image(&failed, 0);
-	T(r == -EBADMSG && !strcmp(failed, "data block checksum") && sink_len == 0,
+	T(r == -EBADMSG && !strcmp(failed, "data block checksum") && sink.off == 0,
 	  "large image, first block damaged: refused before any page, no process left: %s", failed);
 	r = write_image(0, SWAP_PAGES - 1, &w);
 
@@ -569,17 +543,17 @@ static void run_large(void)
 	r = read_image(&failed, 0);
 	/* synchronously every block before it; with workers the pieces (4 blocks) before its own */
 	T(r == -EBADMSG && !strcmp(failed, "data block checksum") && fed_block == 69 &&
-	  sink_len == (sync_mode ? 69ull : 68ull) * 64 * PS,
+	  sink.off == (sync_mode ? 69ull : 68ull) * 64 * PS,
 	  "large image, block 69 damaged: refused by name (%u), only what came before it fed "
-	  "(%zu KiB)", fed_block, sink_len >> 10);
+	  "(%zu KiB)", fed_block, sink.off >> 10);
 	r = write_image(0, SWAP_PAGES - 1, &w);
 
 	before_feed = cut_device;
 	r = read_image(&failed, 0);
 	before_feed = NULL;
-	T(r == -EIO && !strcmp(failed, "reading a data block") && fed_block > 0 && sink_len > 0 &&
-	  sink_len < stream_len, "device cut short midway: '%s' at block %u after %zu KiB (%d)",
-	  failed, fed_block, sink_len >> 10, r);
+	T(r == -EIO && !strcmp(failed, "reading a data block") && fed_block > 0 && sink.off > 0 &&
+	  sink.off < stream_len, "device cut short midway: '%s' at block %u after %zu KiB (%d)",
+	  failed, fed_block, sink.off >> 10, r);
 	mkswap_file();
 
 	if (!sync_mode) {
@@ -588,7 +562,7 @@ static void run_large(void)
 		r = r ? r : read_image(&failed, 0);
 		kill_reader = 0;
 		T(r == -EIO && strstr(failed, "worker process") && fed_block == 0 &&
-		  sink_len < stream_len, "reader killed mid-load: a clean failure: %s (%d)", failed,
+		  sink.off < stream_len, "reader killed mid-load: a clean failure: %s (%d)", failed,
 		  r);
 	}
 
@@ -613,6 +587,7 @@ int main(void)
 		return 1;
 	snprintf(swap_path, sizeof(swap_path), "%s/swap", dir);
 	snprintf(stream_path, sizeof(stream_path), "%s/stream", dir);
+	sink.first = check_reader;
 	run_suite();
 	run_large();
 	workers_mode = 1;

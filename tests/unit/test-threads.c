@@ -20,6 +20,7 @@
 #include "loader.h"
 #include "packpool.h"
 #include "procdir.h"
+#include "snapsink.h"
 #include "tap.h"
 #include "writer.h"
 
@@ -29,8 +30,8 @@
 
 static char dir[] = "/tmp/torpor-threads-XXXXXX";
 static char swap_path[256], stream_path[256];
-static uint8_t *stream, *sink;
-static size_t stream_len, sink_len;
+static uint8_t *stream;
+static size_t stream_len;
 static uint64_t slot_next, slot_limit;
 
 /* slots in a scattered order: runs of three, then a gap */
@@ -46,33 +47,6 @@ static int fake_alloc(int fd, uint64_t *ret)
 	return 0;
 }
 
-static ssize_t sink_write(int fd, const void *buf, size_t len)
-{
-	(void)fd;
-	if (sink_len >= stream_len)
-		return 0;
-	memcpy(sink + sink_len, buf, len);
-	sink_len += len;
-	return (ssize_t)len;
-}
-
-/* writev() as /dev/snapshot's: a page at a time, stopping at the first one not taken */
-static ssize_t sink_writev(int fd, const struct iovec *iov, int cnt)
-{
-	ssize_t done = 0, n;
-	int i;
-
-	for (i = 0; i < cnt; i++) {
-		n = sink_write(fd, iov[i].iov_base, iov[i].iov_len);
-		if (n < 0)
-			return done ? done : n;
-		done += n;
-		if ((size_t)n != iov[i].iov_len)
-			break;
-	}
-	return done;
-}
-
 /* A page mix: zero pages, text-like, repeated binary records, random. */
 static void make_stream(void)
 {
@@ -81,7 +55,8 @@ static void make_stream(void)
 
 	stream_len = (size_t)STREAM_PAGES * PS;
 	stream = malloc(stream_len);
-	sink = malloc(stream_len);
+	sink.copy = malloc(stream_len);
+	sink.len = stream_len;
 	for (p = 0; p < STREAM_PAGES; p++) {
 		uint8_t *pg = stream + p * PS;
 
@@ -238,7 +213,7 @@ static int round_trip(void)
 	struct loader l;
 	int dev, r;
 
-	sink_len = 0;
+	sink.off = 0;
 	dev = open(swap_path, O_RDONLY);
 	r = loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
 	if (r == 0)
@@ -248,7 +223,7 @@ static int round_trip(void)
 	l.write_pages = sink_writev;
 	if (r == 0)
 		r = loader_feed(&l, -1);
-	if (r == 0 && (sink_len != stream_len || memcmp(sink, stream, stream_len)))
+	if (r == 0 && (sink.off != stream_len || memcmp(sink.copy, stream, stream_len)))
 		r = -EIO;
 	loader_release(&l);
 	close(dev);
@@ -473,7 +448,7 @@ int main(void)
 	test_settings();
 	test_failures();
 	test_write_pages();
-	snprintf((char *)sink, stream_len, "rm -rf %s", dir);
-	(void)!system((char *)sink);
+	snprintf((char *)sink.copy, stream_len, "rm -rf %s", dir);
+	(void)!system((char *)sink.copy);
 	return tap_done();
 }
