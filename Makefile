@@ -198,7 +198,9 @@ check:
 check-man:
 	$(Q)sh tests/unit/run.sh tests/unit/man-check.sh
 
-check-build: all hooks check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS) $(B)/seed-image
+# the host benchmark is built (not run) too, so that it follows the writer and loader
+check-build: all hooks check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS) $(B)/seed-image \
+	$(B)/bench/pipeline
 
 # writes the image fuzz target's seed (see its header); built by make check so that it
 # follows core/image.h, run by hand when the format changes
