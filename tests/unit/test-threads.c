@@ -170,6 +170,18 @@ static struct result write_image(const struct pack_setting *set, unsigned thread
 	return res;
 }
 
+/* The loader on @dev up to the image map: 0 or the first error. */
+static int open_image(struct loader *l, int dev)
+{
+	int r = loader_init(l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
+
+	if (r == 0)
+		r = loader_read_root(l);
+	if (r == 0)
+		r = loader_read_meta(l);
+	return r;
+}
+
 /* The image's data in extent order, and its block table; loader-checked. */
 static int read_data(uint8_t **ret_data, size_t *ret_len, struct torpor_block **ret_blocks,
 		     uint32_t *ret_nr)
@@ -181,11 +193,7 @@ static int read_data(uint8_t **ret_data, size_t *ret_len, struct torpor_block **
 	int dev, r;
 
 	dev = open(swap_path, O_RDONLY);
-	r = loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
-	if (r == 0)
-		r = loader_read_root(&l);
-	if (r == 0)
-		r = loader_read_meta(&l);
+	r = open_image(&l, dev);
 	if (r < 0) {
 		loader_release(&l);
 		close(dev);
@@ -215,11 +223,7 @@ static int round_trip(void)
 
 	sink.off = 0;
 	dev = open(swap_path, O_RDONLY);
-	r = loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
-	if (r == 0)
-		r = loader_read_root(&l);
-	if (r == 0)
-		r = loader_read_meta(&l);
+	r = open_image(&l, dev);
 	l.write_pages = sink_writev;
 	if (r == 0)
 		r = loader_feed(&l, -1);
