@@ -14,8 +14,7 @@
 #include <string.h>
 
 #include "../../suspend/btrfsmap.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,15 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "mountinfo.h"
-
-#define check(cond)					\
-	do {						\
-		if (!(cond))				\
-			__builtin_trap();		\
-	} while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int inside(const char *p, const char *buf, size_t len)
 {
