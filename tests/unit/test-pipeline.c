@@ -301,8 +301,8 @@ static void write_stream(size_t pages)
 	close(fd);
 }
 
-/* The writer and loader checks, in the loader mode sync_mode names. */
-static void run_suite(void)
+/* Write and load round trips: progress, the header page before and after. */
+static void suite_roundtrip(void)
 {
 	struct writer w;
 	const char *failed;
@@ -338,6 +338,15 @@ static void run_suite(void)
 	r = write_image(1, SWAP_PAGES - 1, &w);
 	T(r == 0 && read_image(&failed, 0) == 0,
 	  "scattered slots (one-page extents) round trip");
+}
+
+/* Committed images discarded: after a wake-up, and when the next hibernation starts. */
+static void suite_discards(void)
+{
+	struct writer w;
+	const char *failed;
+	uint8_t page[PS], fresh[PS];
+	int r;
 
 	/* --poweroff=hybrid woke up: the committed image is discarded before the thaw */
 	mkswap_file();
@@ -389,6 +398,15 @@ static void run_suite(void)
 	tap_ok(r == 0 && !memcmp(page, fresh, PS) && read_image(&failed, 0) == -ENOENT,
 	       "pipeline: an old image is invalidated on disk when the next hibernation reads "
 	       "the header, before it writes anything; --check leaves it (%d)", r);
+}
+
+/* A write that fails or is stopped: plain swap is left, the poll and before_root hooks. */
+static void suite_stops(void)
+{
+	struct writer w;
+	const char *failed;
+	uint8_t page[PS], fresh[PS];
+	int r;
 
 	mkswap_file();
 	r = write_image(0, 100, &w);
@@ -416,6 +434,15 @@ static void run_suite(void)
 	r = write_image(0, SWAP_PAGES - 1, &w);
 	T(r == 0 && polls == 6 && root_calls == 1 && read_image(&failed, 0) == 0,
 	  "poll once per block, before_root once, then the commit");
+}
+
+/* Each part of a good image damaged, a device too short, an unreadable header. */
+static void suite_damage(void)
+{
+	struct writer w;
+	const char *failed;
+	uint8_t page[PS], fresh[PS];
+	int r;
 
 	/* damage each part of a good image: all must be refused by name */
 	write_image(0, SWAP_PAGES - 1, &w);
@@ -474,12 +501,60 @@ static void run_suite(void)
 }
 
 
+/* The writer and loader checks, in the loader mode sync_mode names. */
+static void run_suite(void)
+{
+	suite_roundtrip();
+	suite_discards();
+	suite_stops();
+	suite_damage();
+}
+
 /* the data area's first byte, and how far to cut it: half its stored bytes */
 static uint64_t data_cut;
 
 static void cut_device(struct loader *l)
 {
 	(void)!truncate(swap_path, (off_t)(l->img.extents[0].offset + data_cut));
+}
+
+/*
+ * The large image (written again by run_large) cut short midway, its worker
+ * killed, and written in 4 MiB blocks.
+ */
+static void large_failures(void)
+{
+	struct writer w;
+	const char *failed;
+	int r;
+
+	before_feed = cut_device;
+	r = read_image(&failed, 0);
+	before_feed = NULL;
+	T(r == -EIO && !strcmp(failed, "reading a data block") && fed_block > 0 && sink.off > 0 &&
+	  sink.off < stream_len, "device cut short midway: '%s' at block %u after %zu KiB (%d)",
+	  failed, fed_block, sink.off >> 10, r);
+	mkswap_file();
+
+	if (!sync_mode) {
+		r = write_image(0, SWAP_PAGES - 1, &w);
+		kill_reader = 1;
+		r = r ? r : read_image(&failed, 0);
+		kill_reader = 0;
+		T(r == -EIO && strstr(failed, "worker process") && fed_block == 0 &&
+		  sink.off < stream_len, "reader killed mid-load: a clean failure: %s (%d)", failed,
+		  r);
+	}
+
+	/* 4 MiB blocks (a 1 TiB machine): two slots would be 8 MiB, so always synchronous */
+	mem_bytes = 1ull << 40;
+	r = write_image(0, SWAP_PAGES - 1, &w);
+	mem_bytes = 0;
+	expect_sync = 1;
+	r = r ? r : read_image(&failed, 0);
+	expect_sync = 0;
+	T(r == 0, "4 MiB blocks are read synchronously, and round trip (%d %s)", r, failed);
+	mkswap_file();
 }
 
 /*
@@ -547,34 +622,7 @@ static void run_large(void)
 	  "large image, block 69 damaged: refused by name (%u), only what came before it fed "
 	  "(%zu KiB)", fed_block, sink.off >> 10);
 	r = write_image(0, SWAP_PAGES - 1, &w);
-
-	before_feed = cut_device;
-	r = read_image(&failed, 0);
-	before_feed = NULL;
-	T(r == -EIO && !strcmp(failed, "reading a data block") && fed_block > 0 && sink.off > 0 &&
-	  sink.off < stream_len, "device cut short midway: '%s' at block %u after %zu KiB (%d)",
-	  failed, fed_block, sink.off >> 10, r);
-	mkswap_file();
-
-	if (!sync_mode) {
-		r = write_image(0, SWAP_PAGES - 1, &w);
-		kill_reader = 1;
-		r = r ? r : read_image(&failed, 0);
-		kill_reader = 0;
-		T(r == -EIO && strstr(failed, "worker process") && fed_block == 0 &&
-		  sink.off < stream_len, "reader killed mid-load: a clean failure: %s (%d)", failed,
-		  r);
-	}
-
-	/* 4 MiB blocks (a 1 TiB machine): two slots would be 8 MiB, so always synchronous */
-	mem_bytes = 1ull << 40;
-	r = write_image(0, SWAP_PAGES - 1, &w);
-	mem_bytes = 0;
-	expect_sync = 1;
-	r = r ? r : read_image(&failed, 0);
-	expect_sync = 0;
-	T(r == 0, "4 MiB blocks are read synchronously, and round trip (%d %s)", r, failed);
-	mkswap_file();
+	large_failures();
 }
 
 int main(void)
