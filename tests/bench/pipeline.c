@@ -241,6 +241,62 @@ static double median_mbs(double *t, int n)
 	return (double)stream_len / 1e6 / t[n / 2];
 }
 
+/* The references, printed: a plain copy and the lz4 tool.  Nonzero when one failed. */
+static int bench_references(int repeat, double *ret_copy)
+{
+	double t[RUNS_MAX], copy, lz4c, lz4d;
+	char cmd[1200];
+	int i, bad = 0;
+
+	for (i = 0; i < repeat; i++)
+		t[i] = run_copy();
+	copy = median_mbs(t, repeat);
+	printf("%-28s %10.0f MB/s\n", "plain copy (reference)", copy);
+	bad |= copy == 0;
+	snprintf(cmd, sizeof(cmd), "lz4 -1 -q -f %s %s.lz4", stream_path, copy_path);
+	for (i = 0; i < repeat; i++)
+		t[i] = run_cmd(cmd);
+	lz4c = median_mbs(t, repeat);
+	snprintf(cmd, sizeof(cmd), "lz4 -d -q -f %s.lz4 %s", copy_path, copy_path);
+	for (i = 0; i < repeat; i++)
+		t[i] = run_cmd(cmd);
+	lz4d = median_mbs(t, repeat);
+	printf("%-28s %10.0f MB/s  (lz4 -d: %.0f MB/s)\n", "lz4 -1 CLI, one thread", lz4c, lz4d);
+	bad |= lz4c == 0 || lz4d == 0;
+	*ret_copy = copy;
+	return bad;
+}
+
+/* Each compression setting of @list with @max threads, printed.  Nonzero when one failed. */
+static int bench_settings(const char *list, unsigned max, int repeat, double copy)
+{
+	struct pack_setting set;
+	double t[RUNS_MAX], w;
+	uint64_t stored = 0;
+	char name[64];
+	int i, bad = 0;
+	size_t n;
+
+	while (*list) {
+		n = strcspn(list, ",");
+		snprintf(name, sizeof(name), "%.*s", (int)n, list);
+		list += n + (list[n] == ',');
+		if (pack_setting_parse(name, &set) < 0) {
+			fprintf(stderr, "pipeline: bad compression setting '%s'\n", name);
+			bad = 1;
+			continue;
+		}
+		for (i = 0; i < repeat; i++)
+			t[i] = run_writer(&set, max > 1 ? max : 0, &stored);
+		w = median_mbs(t, repeat);
+		printf("compress=%-10s %2u thread%s %10.0f MB/s  %.2fx copy   image %.1f%%\n", name,
+		       max, max > 1 ? "s" : " ", w, copy > 0 ? w / copy : 0,
+		       100.0 * (double)stored / (double)stream_len);
+		bad |= w == 0;
+	}
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t mib = argc > 2 ? strtoull(argv[2], NULL, 10) : 2048, stored = 0;
@@ -248,11 +304,10 @@ int main(int argc, char **argv)
 	unsigned max = argc > 3 ? (unsigned)atoi(argv[3]) : (unsigned)(ncpu > 1 ? ncpu : 1);
 	int repeat = argc > 4 ? atoi(argv[4]) : 3, i, bad = 0;
 	const char *list = argc > 5 ? argv[5] : "lz4:1,lz4:2,lz4:4,lz4:8,lz4hc:1";
-	struct pack_setting lz4 = { PACK_LZ4, 1 }, set;
-	double t[RUNS_MAX], copy, lz4c, lz4d, load, w;
-	char cmd[1200], name[64];
+	struct pack_setting lz4 = { PACK_LZ4, 1 };
+	double t[RUNS_MAX], copy, load, w;
+	char cmd[1200];
 	unsigned th;
-	size_t n;
 
 	if (argc < 2 || mib < 16 || max < 1 || max > PACK_THREADS_MAX || repeat < 1 ||
 	    repeat > RUNS_MAX) {
@@ -279,21 +334,7 @@ int main(int argc, char **argv)
 	printf("# host pipeline: %llu MiB stream (30%% zero, 25%% text, 30%% records, 15%% "
 	       "random pages), %ld CPUs, medians of %d runs, MB/s of uncompressed bytes\n",
 	       (unsigned long long)mib, ncpu, repeat);
-	for (i = 0; i < repeat; i++)
-		t[i] = run_copy();
-	copy = median_mbs(t, repeat);
-	printf("%-28s %10.0f MB/s\n", "plain copy (reference)", copy);
-	bad |= copy == 0;
-	snprintf(cmd, sizeof(cmd), "lz4 -1 -q -f %s %s.lz4", stream_path, copy_path);
-	for (i = 0; i < repeat; i++)
-		t[i] = run_cmd(cmd);
-	lz4c = median_mbs(t, repeat);
-	snprintf(cmd, sizeof(cmd), "lz4 -d -q -f %s.lz4 %s", copy_path, copy_path);
-	for (i = 0; i < repeat; i++)
-		t[i] = run_cmd(cmd);
-	lz4d = median_mbs(t, repeat);
-	printf("%-28s %10.0f MB/s  (lz4 -d: %.0f MB/s)\n", "lz4 -1 CLI, one thread", lz4c, lz4d);
-	bad |= lz4c == 0 || lz4d == 0;
+	bad |= bench_references(repeat, &copy);
 	for (th = 1; th <= max; th++) {
 		for (i = 0; i < repeat; i++)
 			t[i] = run_writer(&lz4, th > 1 ? th : 0, &stored);
@@ -307,23 +348,7 @@ int main(int argc, char **argv)
 		       copy > 0 ? load / copy : 0);
 		bad |= w == 0 || load == 0;
 	}
-	while (*list) {
-		n = strcspn(list, ",");
-		snprintf(name, sizeof(name), "%.*s", (int)n, list);
-		list += n + (list[n] == ',');
-		if (pack_setting_parse(name, &set) < 0) {
-			fprintf(stderr, "pipeline: bad compression setting '%s'\n", name);
-			bad = 1;
-			continue;
-		}
-		for (i = 0; i < repeat; i++)
-			t[i] = run_writer(&set, max > 1 ? max : 0, &stored);
-		w = median_mbs(t, repeat);
-		printf("compress=%-10s %2u thread%s %10.0f MB/s  %.2fx copy   image %.1f%%\n", name,
-		       max, max > 1 ? "s" : " ", w, copy > 0 ? w / copy : 0,
-		       100.0 * (double)stored / (double)stream_len);
-		bad |= w == 0;
-	}
+	bad |= bench_settings(list, max, repeat, copy);
 	unlink(stream_path);
 	unlink(image_path);
 	unlink(copy_path);
