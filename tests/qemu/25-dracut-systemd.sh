@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 25-dracut-systemd: dracut with systemd: token, counter and data survive, restored before sysroot.mount.
-# The image is built by the generator from torpor's installed hook (rootfs.sh).
+# The image is built by the generator from torpor's installed hook (lib-rootfs.sh).
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first

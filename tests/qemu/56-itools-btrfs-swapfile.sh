@@ -11,7 +11,7 @@
 # hibernates; the host then reads S2SUSPEND at that page of the raw disk.  Boot 3
 # must restore through the generator's initramfs before btrfs mounts the root.
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first

@@ -13,7 +13,7 @@
 # active and torpor-suspend --check is content; a hibernation whose resume_offset=
 # does not name the file is refused before the file is activated.
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="initramfs-tools, btrfs root, zram only: hibernate into the image file; a power cut while it is active"

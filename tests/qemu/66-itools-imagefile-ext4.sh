@@ -6,7 +6,7 @@
 # mounts the root; then a power cut while the file is active swap, and a normal boot
 # after it with the file inactive and a wrong resume_offset= refused.
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="initramfs-tools, ext4 root, zram only: hibernate into the image file; a power cut while it is active"

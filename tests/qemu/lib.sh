@@ -33,7 +33,7 @@ OUT=$TOP/tests/qemu/out
 BUILD=${TORPOR_BUILD:-$TOP/build}
 TEST_SUSPEND=$BUILD/test/torpor-suspend
 QEMU=${QEMU:-qemu-system-x86_64}
-# shellcheck disable=SC2034 # read by lib-boot.sh, rootfs.sh and the scenarios
+# shellcheck disable=SC2034 # read by lib-boot.sh, lib-rootfs.sh and the scenarios
 QEMU_TIMEOUT=${TORPOR_QEMU_TIMEOUT:-180}
 # shellcheck disable=SC2034
 QEMU_MEM=${TORPOR_QEMU_MEM:-1024}
@@ -72,7 +72,7 @@ kernel_use() {
 	set -- "$KTREE"/lib/modules/*
 	KVER=$(basename "$1")
 	KLABEL=$(kernel_label "$KVER")
-	# shellcheck disable=SC2034 # read by lib-boot.sh and rootfs.sh
+	# shellcheck disable=SC2034 # read by lib-boot.sh and lib-rootfs.sh
 	VMLINUZ=$KTREE/boot/vmlinuz-$KVER
 	KCONFIG=$KTREE/boot/config-$KVER
 }

@@ -56,7 +56,7 @@ hook_stage() {
 
 # hook_sources: the files whose change means the generator images must be rebuilt
 hook_sources() {
-	echo "$BUILD/torpor-resume" "$QDIR/rootfs.sh" "$TOP/Makefile"
+	echo "$BUILD/torpor-resume" "$QDIR/lib-rootfs.sh" "$TOP/Makefile"
 	find "$TOP/hook" "$TOP/dracut-module" "$TOP/mkinitcpio" -type f
 }
 
@@ -153,7 +153,7 @@ dracut_image() {
 root_init() {
 	cat <<-'EOF'
 	#!/bin/sh
-	# /sbin/init of the boot-integration tests' root filesystem (written by rootfs.sh)
+	# /sbin/init of the boot-integration tests' root filesystem (written by lib-rootfs.sh)
 	PATH=/usr/sbin:/usr/bin:/sbin:/bin
 	export PATH
 	[ -e /proc/self ] || mount -t proc proc /proc
