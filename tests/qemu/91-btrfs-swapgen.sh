@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 91-btrfs-swapgen: swap I/O into a btrfs swap file does not move the superblock
-# generation that torpor stamps btrfs with (57-btrfs-stamp), so a machine that
+# generation that torpor stamps btrfs with (54-btrfs-stamp), so a machine that
 # swapped into such a file is not refused at resume.  A proof, run when named
 # (sh tests/qemu/run.sh 91-btrfs-swapgen): it takes minutes.
 . "$(dirname "$0")/lib.sh"

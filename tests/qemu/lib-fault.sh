@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Fault injection helpers of the QEMU tests (sourced by lib.sh; the 4x and 5x
+# Fault injection helpers of the QEMU tests (sourced by lib.sh; the 4x, 5x, 6x and 8x
 # scenarios): extra initramfs modules, an ext4 disk, image inspection and damage.
 
 # EXT4_DRIVERS: what initrd_extend needs to mount an ext4 disk in the guest

@@ -679,7 +679,7 @@ expect_root_sig() {
 	fi
 }
 
-# hook_imagefile: the boots of 65 and 66 (after hook_use itools-zram-btrfs or
+# hook_imagefile: the boots of 18 and 19 (after hook_use itools-zram-btrfs or
 # itools-zram): the root's UUID in ROOT_UUID.  Boot 1 only makes the file:
 # torpor-suspend refuses to hibernate into it until /proc/cmdline names it.
 hook_imagefile() {

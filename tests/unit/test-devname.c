@@ -1064,7 +1064,7 @@ static void test_fsunique(void)
 	tap_ok(fsunique_check(fs, 3, NULL, &c) == 0,
 	       "fsunique: a filesystem no device shows by content is left to the boot");
 
-	/* a copy of the ext4 disk attached, as 60-ext-clone.sh does */
+	/* a copy of the ext4 disk attached, as 53-ext-clone.sh does */
 	add_dev("sdj", NULL, 0, 8, 144, 16384);
 	copy_rel("dev/vda2", "dev/sdj");
 	r = fsunique_check(fs, 3, NULL, &c);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 46-busy: torpor-suspend cannot get at /dev/snapshot: (1) another process holds it
+# 82-busy: torpor-suspend cannot get at /dev/snapshot: (1) another process holds it
 # open (EBUSY), (2) lockdown=integrity on the command line (EPERM, the lockdown
 # hint), (3) the device node is gone (the CONFIG_HIBERNATION_SNAPSHOT_DEV message).
 # Each time: one clear message, exit status 1, nothing frozen (the workload keeps

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 68-fs-late: a filesystem the initramfs does not see (here an ext4 disk on
+# 58-fs-late: a filesystem the initramfs does not see (here an ext4 disk on
 # virtio-scsi, whose drivers the guest loads only after the resume step; in life
 # a /home that systemd-cryptsetup unlocks after the switch to the real root, an
 # LVM volume the initramfs does not activate) is checked late: torpor-resume

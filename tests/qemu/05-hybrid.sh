@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 63-hybrid: torpor-suspend --poweroff=hybrid, QEMU with S3 (-global
+# 05-hybrid: torpor-suspend --poweroff=hybrid, QEMU with S3 (-global
 # PIIX4_PM.disable_s3=0) and a monitor.  (a) boot 1 writes the image, suspends to
 # RAM; the host sees the guest suspended and torpor's S2SUSPEND on the swap disk,
 # wakes it with system_wakeup: torpor says it woke and discarded the image, exits 0,

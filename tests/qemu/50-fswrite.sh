@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 48-fswrite: a process appends sequence numbers to a file on a mounted ext4 disk
+# 50-fswrite: a process appends sequence numbers to a file on a mounted ext4 disk
 # (/dev/vda) while boot 1 hibernates; after the resume in boot 2 it keeps appending
 # (the file grows, no number is missing or repeated), then stops, and the disk is
 # unmounted cleanly.  The host's e2fsck -fn must find the filesystem clean and

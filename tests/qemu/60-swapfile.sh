@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 50-swapfile: hibernate into a swap file.  Boot 1 (resume=/dev/vda, no
+# 60-swapfile: hibernate into a swap file.  Boot 1 (resume=/dev/vda, no
 # resume_offset) mounts the ext4 disk /dev/vda, makes /mnt/fs/swapfile (dd, chmod
 # 600, mkswap, swapon); torpor-suspend finds the file's header page itself, prints
 # it with -v, and refuses to hibernate: the next boot, with no resume_offset=,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 51-badcmdline: a malformed resume parameter must not hide noresume, nor leave the
+# 47-badcmdline: a malformed resume parameter must not hide noresume, nor leave the
 # image on disk for a later boot (issue 8).  The guest's /init runs torpor-resume
 # without arguments, so it reads everything from /proc/cmdline.
 #  (a) boot 1 hibernates; boot 2 has "noresume torpor.wait=x": torpor names the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 52-signal: signals while torpor-suspend works.  After FREEZE no other process runs,
+# 42-signal: signals while torpor-suspend works.  After FREEZE no other process runs,
 # so the test build raises them itself (TORPOR_TEST_SIGNAL, suspend/testhook.h).
 # SIGINT at 5%, SIGTERM at 50%, SIGHUP with data and map written but not the root:
 # each aborts cleanly: "hibernation aborted by signal N", exit status 1, the system

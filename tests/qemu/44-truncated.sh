@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 42-truncated: boot 1 hibernates; the host then boots copies of the swap disk that
+# 44-truncated: boot 1 hibernates; the host then boots copies of the swap disk that
 # (1) is cut short in the middle of the image's data (the image map, written after
 # the data, is cut off with it), (2) has a well-formed header (checksum fixed up)
 # whose map extent lies past the end of the device, (3) has a well-formed map whose

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 57-btrfs-stamp: torpor records a btrfs filesystem's superblock generation.
+# 54-btrfs-stamp: torpor records a btrfs filesystem's superblock generation.
 #  (a) boot 1 hibernates with a btrfs disk (/dev/vda) mounted and written to; the
 #      generation in the image must be the one on the disk after the power off
 #      (read after the snapshot, not before the freeze's sync); boot 2 resumes

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 62-threads: the freezer lets torpor's threads run.  Two vCPUs; boot 1 hibernates
+# 04-threads: the freezer lets torpor's threads run.  Two vCPUs; boot 1 hibernates
 # with four compression threads (more than CPUs) and LZ4 at acceleration 2, twice (boot 2 resumes
 # and hibernates again); with --threads=4 no block is compressed on the thread that
 # froze the system, so an image at all proves that threads created after

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 69-initramfs-check: torpor-suspend reads the next boot's initramfs (the guest's
+# 83-initramfs-check: torpor-suspend reads the next boot's initramfs (the guest's
 # /boot/initrd.img-KVER, found by the kernel's name) before it freezes anything, and
 # refuses when it has no torpor-resume, one that reads another image format (a
 # gzip early-cpio image and an xz one, decompressed by the guest's busybox), or no

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 67-loop-mount: filesystems on devices that stop with the freeze, or live in RAM.
+# 59-loop-mount: filesystems on devices that stop with the freeze, or live in RAM.
 # Boots 1-2: an ext4 image file loop-mounted read-write (a mounted .img, a container
 # file): boot 1 copies the host's ext4 disk into /run/loop.img (tmpfs), attaches it
 # to a loop device, mounts it read-write and keeps appending to a log on it while

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 54-mounted-rw: torpor-resume refuses to restore while a disk filesystem is mounted
+# 56-mounted-rw: torpor-resume refuses to restore while a disk filesystem is mounted
 # read-write, also one whose st_dev is an anonymous 0:N: boot 1 hibernates; boot 2
 # mounts a btrfs disk (/dev/vdc) read-write before the resume step, as a broken
 # initramfs might.  torpor-resume must name it, discard the image and boot normally.

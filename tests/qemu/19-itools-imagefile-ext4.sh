@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 66-itools-imagefile-ext4: 65-itools-imagefile on an ext4 root (384 MiB): zram is
+# 19-itools-imagefile-ext4: 18-itools-imagefile on an ext4 root (384 MiB): zram is
 # the only swap, README's setup (--setup-image-file, image_file in torpor.conf),
 # hibernate into the file, restore through the initramfs-tools hook before ext4
 # mounts the root; then a power cut while the file is active swap, and a normal boot

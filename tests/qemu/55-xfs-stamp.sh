@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 58-xfs-stamp: torpor records an xfs filesystem's superblock LSN and the log
+# 55-xfs-stamp: torpor records an xfs filesystem's superblock LSN and the log
 # sector at its log head.
 #  (a) boot 1 mounts the fresh filesystem read-write and unmounts it: sb_lsn moves
 #      from 0 (the unmount covers the log and writes the superblock back).

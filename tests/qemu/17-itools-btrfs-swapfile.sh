@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 56-itools-btrfs-swapfile: initramfs-tools, a btrfs root and a swap file on it.
+# 17-itools-btrfs-swapfile: initramfs-tools, a btrfs root and a swap file on it.
 # Boot 1 (resume=UUID=<the btrfs fsid>, no resume_offset) makes /swapfile with
 # btrfs filesystem mkswapfile, prints btrfs-progs' map-swapfile -r answer and swaps
 # on: torpor-suspend must find the file's device from the mount source and its

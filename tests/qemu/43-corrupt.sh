@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 41-corrupt: boot 1 hibernates; the host keeps a copy of the swap disk and, for each
+# 43-corrupt: boot 1 hibernates; the host keeps a copy of the swap disk and, for each
 # case, boots a copy with one byte inverted: the magic of the root record, a field of
 # the root record, the image map (meta blob) and the middle of a data block, with the
 # offsets from torpor-resume --dump.  Each boot must name the check that failed, must

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 43-otherkernel: boot 1 hibernates under this kernel; boot 2 starts the other test
+# 45-otherkernel: boot 1 hibernates under this kernel; boot 2 starts the other test
 # kernel (6.1 <-> 6.12) on the same swap disk.  The x86 kernel would not compare
 # releases itself, so torpor-resume must: refuse with a message naming both releases,
 # discard the image, boot normally; swap works afterwards.  (torpor.force would skip
@@ -14,7 +14,7 @@ test_setup() {
 	swap_create || return 1
 	other=$(kernel_other)
 	if [ -z "$other" ]; then
-		echo "43-otherkernel: no second test kernel (kernels.sh lists only $KVER)" >&2
+		echo "45-otherkernel: no second test kernel (kernels.sh lists only $KVER)" >&2
 		return 1
 	fi
 	# the other kernel's initramfs, built the usual way in a subshell of its own

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 44-memsize: boot 1 hibernates with $QEMU_MEM MiB; the resume boots get a quarter
+# 46-memsize: boot 1 hibernates with $QEMU_MEM MiB; the resume boots get a quarter
 # more memory, then a quarter less.  torpor-resume's own pre-check must refuse each
 # before a single page goes to the kernel (no "restoring" line), discard the image
 # and boot normally; swap works afterwards.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 47-thrice: three hibernate/resume cycles in a row (boots 1-4), each resume checked;
+# 03-thrice: three hibernate/resume cycles in a row (boots 1-4), each resume checked;
 # after the last one the swap area is switched off and on again (its signature must
 # be plain swap), and a fifth boot must not resume anything again.
 . "$(dirname "$0")/lib.sh"

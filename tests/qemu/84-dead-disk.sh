@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 80-dead-disk: a disk that does not answer (dm-delay, each read taking 40 s) while
+# 84-dead-disk: a disk that does not answer (dm-delay, each read taking 40 s) while
 # torpor looks for a stamped filesystem's devices, which reads every disk.  Its reader
 # process is killed at the 3 s deadline but lives on, asleep in the kernel until the
 # read ends (the device's last opener, its exit waits for the page under read), and

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 61-fs-missing: a filesystem that was mounted when hibernating and is missing at
+# 57-fs-missing: a filesystem that was mounted when hibernating and is missing at
 # resume (here: its disk replaced by a blank one; in life a separate /home the
 # initramfs does not unlock, which another system may have mounted since) cannot
 # be checked at boot, so it is left to the late check (issue 22), which finds the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 45-noswap: the swap disk (48 MiB) is far smaller than the image (256 MiB of
+# 80-noswap: the swap disk (48 MiB) is far smaller than the image (256 MiB of
 # workload, half of each page random).  Boot 1: torpor-suspend estimates the
 # compressed image before the freeze and refuses with the numbers: exit status 1,
 # no "freezing processes", the workload intact.  Boot 2: with that refusal turned

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 55-imagefile: zram is the only swap; the image file is swap only while the image is
+# 61-imagefile: zram is the only swap; the image file is swap only while the image is
 # written.  Boot 1 (resume=/dev/vda, no resume_offset) mounts the ext4 disk /dev/vda
 # and makes /mnt/fs/image with torpor-suspend --setup-image-file, which prints its
 # resume= line (torpor refuses to hibernate into the file until /proc/cmdline names

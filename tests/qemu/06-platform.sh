@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 64-platform: torpor-suspend --poweroff=platform, ACPI S4 as the kernel's own
+# 06-platform: torpor-suspend --poweroff=platform, ACPI S4 as the kernel's own
 # hibernation does by default: PLATFORM_SUPPORT before CREATE_IMAGE, POWER_OFF
 # after the commit.  Boot 1 hibernates; the kernel enters S4 (QEMU ends the VM),
 # with no fallback; boot 2 resumes the image, the workload is intact.  Boot 3 has

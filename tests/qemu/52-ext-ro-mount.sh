@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 59-ext-ro-mount: a READ-ONLY mount of the ext4 disk elsewhere must stale the image.
+# 52-ext-ro-mount: a READ-ONLY mount of the ext4 disk elsewhere must stale the image.
 #  Boot 1 hibernates with an ext4 disk (/dev/vda) mounted read-write and written to:
 #  its journal needs recovery on disk.  Boot 2 has no resume step and mounts the
 #  disk read-only (a rescue system "just looking"): ext4 replays the journal,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 60-ext-clone: a copy of the hibernated ext4 disk is attached when resuming.
+# 53-ext-clone: a copy of the hibernated ext4 disk is attached when resuming.
 #  Boot 1 hibernates with an ext4 disk (/dev/vda) mounted; the host copies that
 #  disk (a backup clone: same UUID, same stamp).  Boot 2 has no resume step and
 #  mounts /dev/vda read-write (its mount count moves).  Boot 3, with torpor and

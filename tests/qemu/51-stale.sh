@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 49-stale: a boot without torpor between hibernating and resuming.
+# 51-stale: a boot without torpor between hibernating and resuming.
 #  (a) boot 1 hibernates; boot 2 has no resume step and runs util-linux swapon,
 #      which must recognise torpor's signature as suspend data and rewrite it
 #      (SWAPSPACE2 on the host); boot 3, with torpor, must not resume.

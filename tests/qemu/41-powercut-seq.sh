@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 53-powercut-seq: the disk agrees with the image.  A fast appender (workload append)
+# 41-powercut-seq: the disk agrees with the image.  A fast appender (workload append)
 # writes lines to a log on a mounted ext4 disk (/dev/vda) as fast as it can, and after
 # each write() returns records the line's number on a raw witness disk (/dev/vdc) with
 # O_DIRECT, where a power cut cannot undo it.  The host cuts the power while
