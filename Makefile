@@ -14,6 +14,8 @@
 #                        (default /usr/lib/systemd/system)
 #   TORPOR_TEST_KERNEL   a Debian kernel package name for check-qemu (default: what
 #                        linux-image-amd64 depends on, plus the newest 6.12)
+#   QEMU_SCENARIOS       the scenarios check-qemu runs (default: every tests/qemu/[0-8]?-*.sh,
+#                        what each number range covers is in tests/qemu/README)
 #   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)
 #   REPEAT, BENCH_MIB, BENCH_SMP, BENCH_MEM   `make bench`: rounds (default 3), workload
 #                        fills in MiB (default "256 1024"), vCPU counts (default "1 2"),
@@ -42,6 +44,7 @@ DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
 INITCPIO_DIR ?= /usr/lib/initcpio
 SYSTEMD_UNIT_DIR ?= /usr/lib/systemd/system
 FUZZ_SECONDS ?= 300
+QEMU_SCENARIOS ?= $(sort $(wildcard tests/qemu/[0-8][0-9]-*.sh))
 XXHASH_H ?= /usr/include/xxhash.h
 
 ifneq ($(V),1)
@@ -222,7 +225,7 @@ deps-check:
 check-qemu:
 	$(Q)sh tests/deps.sh hooks
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)sh tests/qemu/run.sh
+	$(Q)sh tests/qemu/run.sh $(QEMU_SCENARIOS)
 
 test:
 	$(Q)sh tests/deps.sh all
