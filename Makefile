@@ -268,7 +268,7 @@ bench-host: $(B)/bench/pipeline
 		$(B)/bench/pipeline "$$d" $(BENCH_HOST_MIB) $${BENCH_HOST_THREADS:-$$(nproc)} \
 			$${REPEAT:-3} $${BENCH_COMPRESS:-lz4:1,lz4:2,lz4:4,lz4:8,lz4hc:1}; r=$$?; [ -n "$${BENCH_DIR:-}" ] || rm -rf "$$d"; exit $$r
 
-$(B)/bench/pipeline: tests/bench/pipeline.c tests/unit/snapsink.h $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
+$(B)/bench/pipeline: tests/bench/pipeline.c tests/unit/snapsink.h tests/unit/swapfile.h $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Iresume -Isuspend $(CFLAGS) $(GWARN) -o $@ $< \
 		$(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4

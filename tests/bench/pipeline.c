@@ -33,6 +33,7 @@
 #include "packpool.h"
 #include "writer.h"
 #include "../unit/snapsink.h"
+#include "../unit/swapfile.h"
 
 #define PS 4096
 #define RUNS_MAX 9
@@ -107,15 +108,7 @@ static int make_stream(uint64_t mib)
 
 static int mkswap_image(void)
 {
-	char cmd[600];
-	int fd;
-
-	fd = open(image_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)(stream_len + stream_len / 8 + (64u << 20))) < 0)
-		return -1;
-	close(fd);
-	snprintf(cmd, sizeof(cmd), "mkswap %s >/dev/null 2>&1", image_path);
-	return system(cmd);
+	return swapfile_make(image_path, stream_len + stream_len / 8 + (64u << 20), "");
 }
 
 /* Write the image with @threads workers (0: inline); seconds, or -1. */

@@ -25,6 +25,7 @@
 #include "loader.h"
 #include "procdir.h"
 #include "snapsink.h"
+#include "swapfile.h"
 #include "tap.h"
 #include "writer.h"
 
@@ -91,17 +92,8 @@ static void make_stream(size_t pages)
 
 static int mkswap_file(void)
 {
-	char cmd[512];
-	int fd;
-
-	fd = open(swap_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)SWAP_PAGES * PS) < 0)
-		return -1;
-	close(fd);
-	snprintf(cmd, sizeof(cmd),
-		 "mkswap -U 11111111-2222-3333-4444-555555555555 -L tswap %s >/dev/null 2>&1",
-		 swap_path);
-	return system(cmd);
+	return swapfile_make(swap_path, (uint64_t)SWAP_PAGES * PS,
+			     "-U 11111111-2222-3333-4444-555555555555 -L tswap ");
 }
 
 /* the writer's stop hooks: stop before block stop_block (0: never), cancel the commit */

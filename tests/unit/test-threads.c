@@ -21,6 +21,7 @@
 #include "packpool.h"
 #include "procdir.h"
 #include "snapsink.h"
+#include "swapfile.h"
 #include "tap.h"
 #include "writer.h"
 
@@ -82,15 +83,7 @@ static void make_stream(void)
 
 static int mkswap_file(void)
 {
-	char cmd[512];
-	int fd;
-
-	fd = open(swap_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)SWAP_PAGES * PS) < 0)
-		return -1;
-	close(fd);
-	snprintf(cmd, sizeof(cmd), "mkswap %s >/dev/null 2>&1", swap_path);
-	return system(cmd);
+	return swapfile_make(swap_path, (uint64_t)SWAP_PAGES * PS, "");
 }
 
 /* Threads of this process. */
