@@ -37,23 +37,15 @@ static char swap_path[256], stream_path[256];
 static uint8_t *stream;
 static size_t stream_len;
 
-/* fake slot allocator: slot k of a permutation, or -ENOSPC past the limit */
-static uint64_t slot_next, slot_limit;
+/* fake_alloc()'s slots: in order, or scattered */
 static int slot_scatter;
 
-static int fake_alloc(int fd, uint64_t *ret)
+static uint64_t slot_offset(uint64_t k)
 {
-	uint64_t k;
-
-	(void)fd;
-	if (slot_next >= slot_limit)
-		return -ENOSPC;
-	k = slot_next++;
 	/* scattered: pairs of slots swapped, so no run is longer than one page */
 	if (slot_scatter)
 		k = k ^ 1;
-	*ret = (k + 1) * PS;	/* slot 0 is the header page */
-	return 0;
+	return (k + 1) * PS;	/* slot 0 is the header page */
 }
 
 /* the loader feeding now, what its reader had open, and whether to kill that reader */

@@ -33,19 +33,10 @@ static char dir[] = "/tmp/torpor-threads-XXXXXX";
 static char swap_path[256], stream_path[256];
 static uint8_t *stream;
 static size_t stream_len;
-static uint64_t slot_next, slot_limit;
-
-/* slots in a scattered order: runs of three, then a gap */
-static int fake_alloc(int fd, uint64_t *ret)
+/* fake_alloc()'s slots in a scattered order: runs of three, then a gap */
+static uint64_t slot_offset(uint64_t k)
 {
-	uint64_t k;
-
-	(void)fd;
-	if (slot_next >= slot_limit)
-		return -ENOSPC;
-	k = slot_next++;
-	*ret = (k + k / 3 + 1) * PS;
-	return 0;
+	return (k + k / 3 + 1) * PS;
 }
 
 /* A page mix: zero pages, text-like, repeated binary records, random. */
