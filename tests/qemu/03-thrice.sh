@@ -16,10 +16,7 @@ test_setup() {
 
 test_run() {
 	boot 1 torpor_test=hibernate torpor_cycles=3 torpor_mib=64 torpor_swapon=1
-	note_boot 1
-	expect 1 workload-started hibernating
-	expect_not 1 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating"
+	hibernated 1 "after hibernating"
 	for b in 2 3; do
 		boot "$b" torpor_test=boot
 		note_boot "$b"
@@ -28,17 +25,11 @@ test_run() {
 		expect_not "$b" poweroff
 		expect_sig S2SUSPEND "after hibernating in boot $b"
 	done
-	boot 4 torpor_test=boot
-	note_boot 4
-	expect_checks 4
-	expect 4 swapon-ok poweroff
+	boot_resume 4 "after the third resume"
+	expect 4 swapon-ok
 	expect_not 4 hibernating
-	expect_sig SWAPSPACE2 "after the third resume"
 
-	boot 5 torpor_test=boot torpor_swapon=1
-	note_boot 5
-	expect 5 normal-boot swapon-ok poweroff
-	expect_not 5 resumed
+	boot_normal 5 torpor_swapon=1
 	expect_no_line 5 "^torpor: restoring" "the image is used once only"
 	expect_sig SWAPSPACE2 "after the reboot"
 }

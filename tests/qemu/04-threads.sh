@@ -21,12 +21,9 @@ test_run() {
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_SMP=2
 	boot 1 torpor_test=hibernate torpor_cycles=2 torpor_opts=--threads=4,--compress=lz4:2
-	note_boot 1
-	expect 1 normal-boot workload-started hibernating
-	expect_not 1 resumed hibernate-failed poweroff
+	hibernated 1 "after hibernating" normal-boot
 	expect_line 1 "cpus=2$"
 	expect_line 1 "^torpor: image saved: .* [1-4] compression threads?$"
-	expect_sig S2SUSPEND "after hibernating"
 
 	boot 2 torpor_test=boot
 	note_boot 2
@@ -35,11 +32,7 @@ test_run() {
 	expect_line 2 "^torpor: image saved: .* [1-4] compression threads?$"
 	expect_sig S2SUSPEND "after hibernating again"
 
-	boot 3 torpor_test=boot
-	note_boot 3
-	expect_checks 3
-	expect 3 poweroff
-	expect_sig SWAPSPACE2 "after the last resume"
+	boot_resume 3 "after the last resume"
 	# shellcheck disable=SC2034
 	BOOT_SMP=
 	note_torpor

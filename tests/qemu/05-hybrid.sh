@@ -51,29 +51,18 @@ test_run() {
 	fi
 	expect_sig S2SUSPEND "after the power loss while suspended"
 
-	boot 3 torpor_test=boot
-	note_boot 3
-	expect_checks 3
-	expect 3 poweroff
+	boot_resume 3 "after the resume"
 	expect_line 3 "^torpor: resumed from hibernation"
-	expect_sig SWAPSPACE2 "after the resume"
 
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_QEMU_OPTS="-global PIIX4_PM.disable_s3=1"
 	boot 4 torpor_test=hibernate torpor_mib=64 torpor_opts=--poweroff=hybrid
-	note_boot 4
-	expect 4 workload-started hibernating
-	expect_not 4 resumed hibernate-failed poweroff
+	hibernated 4 "after suspend to RAM failed and the guest powered off"
 	expect_line 4 "^torpor: warning: --poweroff=hybrid: this machine has no suspend to RAM"
 	expect_line 4 "^torpor: warning: suspend to RAM failed: .*; powering off instead, the next boot resumes the image$"
 	expect_line 4 "^torpor: powering off$"
-	expect_sig S2SUSPEND "after suspend to RAM failed and the guest powered off"
 
-	boot 5 torpor_test=boot
-	note_boot 5
-	expect_checks 5
-	expect 5 poweroff
-	expect_sig SWAPSPACE2 "after the resume"
+	boot_resume 5 "after the resume"
 	# shellcheck disable=SC2034
 	BOOT_QEMU_OPTS=
 	note_torpor

@@ -17,9 +17,7 @@ test_setup() {
 
 test_run() {
 	boot_qmp 1 torpor_test=hibernate torpor_mib=64 torpor_opts=--poweroff=platform
-	note_boot 1
-	expect 1 workload-started hibernating
-	expect_not 1 resumed hibernate-failed poweroff
+	hibernated 1 "after hibernating through S4"
 	expect_line 1 "disk: .*platform" "the firmware offers S4"
 	expect_line 1 "^torpor: powering off through the platform \(ACPI S4\)$"
 	# PLATFORM_SUPPORT: the kernel prepares S4 with the snapshot, before torpor saves
@@ -39,21 +37,14 @@ test_run() {
 	fi
 	expect_no_line 1 "platform power-off \(ACPI S4\) failed" "S4 worked: no fallback"
 	expect_no_line 1 "^torpor: powering off$" "S4 worked: no fallback"
-	expect_sig S2SUSPEND "after hibernating through S4"
 
-	boot 2 torpor_test=boot
-	note_boot 2
-	expect_checks 2
-	expect 2 poweroff
+	boot_resume 2 "after the resume"
 	expect_line 2 "^torpor: resumed from hibernation"
-	expect_sig SWAPSPACE2 "after the resume"
 
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_QEMU_OPTS="-global PIIX4_PM.disable_s4=1"
 	boot_qmp 3 torpor_test=hibernate torpor_mib=64 torpor_opts=--poweroff=platform
-	note_boot 3
-	expect 3 workload-started hibernating
-	expect_not 3 resumed hibernate-failed poweroff
+	hibernated 3 "after the fallback power-off"
 	expect_line 3 "^torpor: warning: --poweroff=platform: the firmware offers no ACPI S4"
 	expect_line 3 "^torpor: warning: the platform power-off \(ACPI S4\) failed: "
 	expect_line 3 "^torpor: powering off$"
@@ -63,13 +54,8 @@ test_run() {
 	else
 		fail "boot 3: expected QEMU's SHUTDOWN and no SUSPEND_DISK ($(tr '\n' ' ' <"$T/boot3.qmp" 2>/dev/null | cut -c1-300))"
 	fi
-	expect_sig S2SUSPEND "after the fallback power-off"
 
-	boot 4 torpor_test=boot
-	note_boot 4
-	expect_checks 4
-	expect 4 poweroff
-	expect_sig SWAPSPACE2 "after the resume"
+	boot_resume 4 "after the resume"
 	# shellcheck disable=SC2034
 	BOOT_QEMU_OPTS=
 	note_torpor

@@ -10,12 +10,4 @@ TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="initramfs-tools: no image, normal boot with no noticeable wait"
 
-test_setup() {
-	hook_use itools
-}
-
-test_run() {
-	hook_noimage 1 "UUID=$SWAP_UUID"
-}
-
-test_main
+hook_scenario itools hook_noimage "UUID=$SWAP_UUID"

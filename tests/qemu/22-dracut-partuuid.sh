@@ -10,12 +10,4 @@ TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="dracut (shell): resume=PARTUUID= restores before root is mounted"
 
-test_setup() {
-	hook_use dracut-shell
-}
-
-test_run() {
-	hook_roundtrip 1 "PARTUUID=$SWAP_PARTUUID"
-}
-
-test_main
+hook_scenario dracut-shell hook_roundtrip "PARTUUID=$SWAP_PARTUUID"

@@ -10,12 +10,4 @@ TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="dracut (shell): noresume boots normally and invalidates the image"
 
-test_setup() {
-	hook_use dracut-shell
-}
-
-test_run() {
-	hook_noresume 1 /dev/vdb1
-}
-
-test_main
+hook_scenario dracut-shell hook_noresume /dev/vdb1

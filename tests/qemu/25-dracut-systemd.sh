@@ -10,12 +10,4 @@ TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="dracut with systemd: token, counter and data survive, restored before sysroot.mount"
 
-test_setup() {
-	hook_use dracut-systemd
-}
-
-test_run() {
-	hook_roundtrip 1 /dev/vdb1
-}
-
-test_main
+hook_scenario dracut-systemd hook_roundtrip /dev/vdb1

@@ -47,10 +47,7 @@ test_run() {
 		return
 		;;
 	esac
-	# shellcheck disable=SC2034 # read by boot
-	BOOT_INITRD=$T/initrd.cpio
-	# shellcheck disable=SC2034 # the ext4 disk keeps what each boot writes
-	BOOT_ROOT_OPTS=
+	fs_boots
 	# the witness disk, on a PCI slot after the two usual disks: /dev/vdc
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_QEMU_OPTS="-drive file=$T/witness.img,format=raw,if=none,id=witness -device virtio-blk-pci,drive=witness,addr=0x10"

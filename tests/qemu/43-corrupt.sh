@@ -22,10 +22,7 @@ corrupt_boot() {
 	echo "## case $2: byte $3"
 	cp --sparse=always "$T/image.img" "$T/swap.img"
 	flip_byte "$T/swap.img" "$3" || fail "cannot flip byte $3"
-	boot "$1" torpor_test=boot torpor_swapon=1
-	note_boot "$1"
-	expect "$1" normal-boot swapon-ok poweroff
-	expect_not "$1" resumed
+	boot_normal "$1" torpor_swapon=1
 	expect_line "$1" "$4" "$2"
 	expect_no_line "$1" "^torpor: image loaded in" "no restore of a damaged image"
 	expect_line "$1" "^# torpor-resume exited with status 0$"
@@ -38,10 +35,7 @@ v1_boot() {
 	echo "## case format 1"
 	cp --sparse=always "$T/image.img" "$T/swap.img"
 	imgpatch "$T/swap.img" v1 || fail "imgpatch v1 failed"
-	boot "$1" torpor_test=boot torpor_swapon=1
-	note_boot "$1"
-	expect "$1" normal-boot swapon-ok poweroff
-	expect_not "$1" resumed
+	boot_normal "$1" torpor_swapon=1
 	expect_line "$1" "^torpor: rejected the hibernation image on /dev/vdb: written by an older torpor in format 1, this torpor reads format 2\$" \
 		"format 1 refused for its version"
 	expect_no_line "$1" "^torpor: rejected .*(header record|checksum)" "no talk of damage"

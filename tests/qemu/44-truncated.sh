@@ -24,10 +24,7 @@ truncated_boot() {
 	truncate -s "$3" "$T/swap.img"
 	echo "# cut $(basename "$T/swap.img") to $3 bytes"
 	# no swapon: the kernel refuses a swap area shorter than its own header says
-	boot "$1" torpor_test=boot
-	note_boot "$1"
-	expect "$1" normal-boot poweroff
-	expect_not "$1" resumed
+	boot_normal "$1"
 	expect_line "$1" "$4" "$2"
 	expect_line "$1" "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
 	expect_no_line "$1" "^torpor: restoring" "nothing loaded from a truncated image"
@@ -45,10 +42,7 @@ patched_boot() {
 	echo "## case $_name"
 	cp --sparse=always "$T/image.img" "$T/swap.img"
 	imgpatch "$T/swap.img" "$@" || fail "imgpatch $* failed"
-	boot "$_b" torpor_test=boot torpor_swapon=1
-	note_boot "$_b"
-	expect "$_b" normal-boot swapon-ok poweroff
-	expect_not "$_b" resumed
+	boot_normal "$_b" torpor_swapon=1
 	expect_line "$_b" "$_re" "$_name"
 	expect_line "$_b" "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
 	expect_no_line "$_b" "^torpor: restoring" "nothing loaded from outside the device"

@@ -24,19 +24,13 @@ test_setup() {
 test_run() {
 	echo "## (a) noresume torpor.wait=x"
 	hibernate_first 1
-	boot 2 torpor_test=boot noresume torpor.wait=x
-	note_boot 2
-	expect 2 normal-boot poweroff
-	expect_not 2 resumed
+	boot_normal 2 noresume torpor.wait=x
 	expect_line 2 "^torpor: malformed kernel parameter 'torpor\\.wait=x': not a number of seconds$"
 	expect_line 2 "^torpor: warning: malformed kernel command line: not restoring the image on /dev/vdb$"
 	expect_line 2 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
 	expect_sig SWAPSPACE2 "after the boot with noresume torpor.wait=x"
 	note "$(sed -n 's/^[^ ]* \(torpor: malformed kernel parameter .*\)/\1/p' "$T/boot2.console" | head -n 1)"
-	boot 3 torpor_test=boot
-	note_boot 3
-	expect 3 normal-boot poweroff
-	expect_not 3 resumed
+	boot_normal 3
 	expect_no_line 3 "^torpor: restoring" "the discarded image is not restored"
 
 	echo "## (b) an empty resume_offset="
@@ -44,10 +38,7 @@ test_run() {
 	# (on a torpor that fails it) is not restored into the next one
 	swap_create
 	hibernate_first 4
-	boot 5 torpor_test=boot resume_offset=
-	note_boot 5
-	expect 5 normal-boot poweroff
-	expect_not 5 resumed
+	boot_normal 5 resume_offset=
 	expect_line 5 "^torpor: malformed kernel parameter 'resume_offset=': empty$"
 	expect_line 5 "^torpor: warning: malformed kernel command line: not restoring the image on /dev/vdb$"
 	expect_line 5 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
@@ -56,10 +47,7 @@ test_run() {
 	echo "## (c) noresumeXYZ"
 	swap_create
 	hibernate_first 6
-	boot 7 torpor_test=boot noresumeXYZ
-	note_boot 7
-	expect 7 normal-boot poweroff
-	expect_not 7 resumed
+	boot_normal 7 noresumeXYZ
 	expect_line 7 "^torpor: noresume given: not restoring the image on /dev/vdb$"
 	expect_line 7 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
 	expect_sig SWAPSPACE2 "after the boot with noresumeXYZ"
@@ -68,8 +56,7 @@ test_run() {
 	swap_create
 	boot 8 torpor_test=refused torpor_mib=32 torpor.wait=y resume_offset=x
 	note_boot 8
-	expect 8 workload-started hibernating "suspend-exit 1" token-ok counter-ok data-ok poweroff
-	expect_not 8 resumed token-bad counter-bad data-bad
+	expect_refused 8
 	expect_line 8 "^torpor: malformed kernel parameter resume_offset=: not a decimal page number$"
 	expect_line 8 "^torpor: hint: correct it on the kernel command line, or give --resume= and --resume-offset=$"
 	expect_sig SWAPSPACE2 "after the refused hibernation"

@@ -13,28 +13,17 @@ TEST_DESCRIPTION="a writer on mounted ext4 keeps writing across hibernate, fsck 
 TEST_KERNELS=first
 
 test_setup() {
-	swap_create && root_mkfs 64M && initrd_extend "$T/initrd.cpio" "$EXT4_DRIVERS"
+	ext4_setup 64M
 }
 
 test_run() {
-	# shellcheck disable=SC2034 # read by boot
-	BOOT_INITRD=$T/initrd.cpio
-	# shellcheck disable=SC2034 # the ext4 disk keeps what each boot writes
-	BOOT_ROOT_OPTS=
+	fs_boots
 	boot 1 torpor_test=hibernate torpor_mib=64 torpor_fs=/dev/vda
-	note_boot 1
-	expect 1 fs-mounted workload-started fs-writing hibernating
-	expect_not 1 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating"
+	hibernated 1 "after hibernating" fs-mounted fs-writing
 	expect_line 1 "^# cycle 1 of 1, counter [0-9]+$"
 
-	boot 2 torpor_test=boot
-	note_boot 2
-	expect_checks 2
-	expect 2 fs-grows fs-seq-ok fs-unmounted poweroff
-	expect_not 2 fs-stalled fs-seq-bad fs-umount-failed
+	fs_resume 2
 	expect_no_line 2 "was mounted since hibernation" "the resume boot did not mount the disk"
-	expect_sig SWAPSPACE2 "after the resume"
 	expect_fsck "after the writer stopped and the disk was unmounted"
 	if debugfs -R "cat /log" "$T/root.img" 2>/dev/null >"$T/log.txt" &&
 		awk 'NR != $1 { exit 1 } END { exit NR < 10 }' "$T/log.txt"; then

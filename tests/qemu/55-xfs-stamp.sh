@@ -42,10 +42,7 @@ recorded_head() { dump_field "$T/swap.img" fs | awk '{ print $3 }'; }
 hibernate_xfs() {
 	# shellcheck disable=SC2086 # FSARGS is a list of parameters
 	boot "$1" torpor_test=hibernate torpor_mib=64 $FSARGS
-	note_boot "$1"
-	expect "$1" fs-mounted workload-started fs-writing hibernating
-	expect_not "$1" resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating with the xfs disk mounted"
+	hibernated "$1" "after hibernating with the xfs disk mounted" fs-mounted fs-writing
 	_head=$(recorded_head)
 	if [ -n "$_head" ] && [ "$_head" != 18446744073709551615 ]; then
 		echo "ok: the image records log head $((_head >> 32)):$((_head & 0xffffffff))"
@@ -65,10 +62,7 @@ expect_repair() {
 }
 
 test_run() {
-	# shellcheck disable=SC2034 # read by boot
-	BOOT_INITRD=$T/initrd.cpio
-	# shellcheck disable=SC2034 # the disk keeps what each boot writes
-	BOOT_ROOT_OPTS=
+	fs_boots
 
 	echo "## (a) a read-write mount of a fresh filesystem moves sb_lsn"
 	l0=$(sb_lsn)
@@ -96,13 +90,8 @@ test_run() {
 	else
 		fail "the ro,norecovery mount changed the disk"
 	fi
-	boot 4 torpor_test=boot
-	note_boot 4
-	expect_checks 4
-	expect 4 fs-grows fs-seq-ok fs-unmounted poweroff
-	expect_not 4 fs-stalled fs-seq-bad fs-umount-failed
+	fs_resume 4
 	expect_no_line 4 "was mounted since hibernation" "the resume itself moved no stamp"
-	expect_sig SWAPSPACE2 "after the resume"
 	expect_repair "after the resume"
 
 	echo "## (c) hibernate; a read-write mount elsewhere; torpor refuses"
@@ -112,14 +101,7 @@ test_run() {
 	note_boot 6
 	expect 6 normal-boot fs-mounted fs-unmounted poweroff
 	note "(c) after the mount elsewhere: sb_lsn $(sb_lsn), $(log_state)"
-	boot 7 torpor_test=boot torpor_swapon=1
-	note_boot 7
-	expect 7 normal-boot swapon-ok poweroff
-	expect_not 7 resumed
-	expect_line 7 "^torpor: filesystem [0-9a-f-]+ on /dev/vda was mounted since hibernation \\((superblock lsn [0-9]+:[0-9]+, now [0-9]+:[0-9]+|log written at its head [0-9]+:[0-9]+)\\): not restoring the image$"
-	expect_line 7 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"
-	expect_no_line 7 "^torpor: restoring" "the stale image is not restored"
-	expect_sig SWAPSPACE2 "after the refusal"
+	boot_stale 7 "(superblock lsn [0-9]+:[0-9]+, now [0-9]+:[0-9]+|log written at its head [0-9]+:[0-9]+)"
 	note "$(sed -n 's/^[^ ]* \(torpor: filesystem .*\)/\1/p' "$T/boot7.console" | head -n 1)"
 	expect_repair "after the mount elsewhere and the refusal"
 }

@@ -14,7 +14,7 @@ TEST_KERNELS=first
 test_setup() {
 	swap_create && rm -f "$T/btrfs.img" && truncate -s 128M "$T/btrfs.img" &&
 		mkfs.btrfs -q -f "$T/btrfs.img" >/dev/null 2>&1 &&
-		initrd_extend "$T/initrd.cpio" "CRYPTO_CRC32C:crc32c_generic BTRFS_FS:btrfs"
+		initrd_extend "$T/initrd.cpio" "$BTRFS_DRIVERS"
 }
 
 test_run() {

@@ -28,8 +28,6 @@ TEST_DESCRIPTION="a filesystem the initramfs cannot see: checked late, reboot un
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 
-BTRFS_DRIVERS="CRYPTO_CRC32C:crc32c_generic BTRFS_FS:btrfs"
-
 test_setup() {
 	swap_create && truncate -s 64M "$T/late.img" &&
 		mkfs.ext4 -q -F -b 4096 -L torpor-late "$T/late.img" >/dev/null 2>&1 &&
@@ -38,6 +36,17 @@ test_setup() {
 			>/dev/null 2>&1 &&
 		LATE_DRIVERS="SCSI_VIRTIO:virtio_scsi BLK_DEV_SD:sd_mod" \
 			initrd_extend "$T/initrd.cpio" "$EXT4_DRIVERS $BTRFS_DRIVERS"
+}
+
+# late_resume N: boot N restores; the late check finds the filesystem the boot could
+# not see (UUID $u) unchanged, and the session goes on with its writer
+late_resume() {
+	boot "$1" torpor_test=boot torpor.wait=1
+	note_boot "$1"
+	expect_line "$1" "^torpor: filesystem $u not present at boot: the restored system checks it before it runs$"
+	expect_line "$1" "^torpor: the 1 filesystem the boot could not see is unchanged \\(1 read again in [0-9]+ ms\\)$"
+	expect_fs_resumed "$1"
+	expect_not "$1" fs-stalled fs-seq-bad
 }
 
 test_run() {
@@ -49,10 +58,7 @@ test_run() {
 	u=$(ere_quote "$uuid")
 
 	boot 1 torpor_test=hibernate torpor_mib=32 torpor_fs=/dev/sda
-	note_boot 1
-	expect 1 fs-mounted workload-started fs-writing hibernating
-	expect_not 1 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating with /dev/sda mounted"
+	hibernated 1 "after hibernating with /dev/sda mounted" fs-mounted fs-writing
 	_f=$(dump_field "$T/swap.img" features)
 	if [ "$_f" = "0x01 late-check" ]; then
 		echo "ok: the image says its torpor-suspend checks late ($_f)"
@@ -79,18 +85,9 @@ test_run() {
 	expect_fsck "after the restore that rebooted unthawed" "$T/late.img"
 
 	boot 4 torpor_test=hibernate torpor_mib=32 torpor_fs=/dev/sda torpor_verbose=1
-	note_boot 4
-	expect 4 normal-boot fs-mounted workload-started fs-writing hibernating
-	expect_not 4 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating again"
+	hibernated 4 "after hibernating again" normal-boot fs-mounted fs-writing
 
-	boot 5 torpor_test=boot torpor.wait=1
-	note_boot 5
-	expect_line 5 "^torpor: filesystem $u not present at boot: the restored system checks it before it runs$"
-	expect_line 5 "^torpor: the 1 filesystem the boot could not see is unchanged \\(1 read again in [0-9]+ ms\\)$"
-	expect_checks 5
-	expect 5 fs-grows fs-seq-ok fs-unmounted poweroff
-	expect_not 5 fs-stalled fs-seq-bad
+	late_resume 5
 	_ms=$(sed -n 's/.*the boot could not see is unchanged (1 read again in \([0-9]*\) ms).*/\1/p' \
 		"$T/boot5.console" | head -n 1)
 	note "boot 5: the late check read 1 stamp in ${_ms:-?} ms"
@@ -104,18 +101,9 @@ test_run() {
 	u=$(ere_quote "$uuid")
 	boot 6 torpor_test=hibernate torpor_mib=32 torpor_fs=/dev/sda torpor_fstype=btrfs \
 		torpor_fsopts=device=/dev/sdb torpor_verbose=1
-	note_boot 6
-	expect 6 fs-mounted workload-started fs-writing hibernating
-	expect_not 6 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating with the two-device btrfs mounted"
+	hibernated 6 "after hibernating with the two-device btrfs mounted" fs-mounted fs-writing
 
-	boot 7 torpor_test=boot torpor.wait=1
-	note_boot 7
-	expect_line 7 "^torpor: filesystem $u not present at boot: the restored system checks it before it runs$"
-	expect_line 7 "^torpor: the 1 filesystem the boot could not see is unchanged \\(1 read again in [0-9]+ ms\\)$"
-	expect_checks 7
-	expect 7 fs-grows fs-seq-ok fs-unmounted poweroff
-	expect_not 7 fs-stalled fs-seq-bad
+	late_resume 7
 	note "boot 7: two btrfs devices, $(late_cost 7)"
 	expect_sig SWAPSPACE2 "after the resume with the two-device btrfs"
 }

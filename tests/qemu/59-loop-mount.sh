@@ -32,46 +32,31 @@ test_run() {
 	# shellcheck disable=SC2034 # read by boot
 	BOOT_INITRD=$T/initrd.cpio
 	boot 1 torpor_test=hibernate torpor_mib=64 torpor_fs=/dev/vda torpor_loop=1
-	note_boot 1
-	expect 1 loop-attached fs-mounted workload-started fs-writing hibernating
-	expect_not 1 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating with a loop mount"
+	hibernated 1 "after hibernating with a loop mount" loop-attached fs-mounted fs-writing
 	expect_line 1 "^torpor: warning: not protected against a mount elsewhere: ext4 /mnt/fs on loop0 \\(/run/loop\\.img\\): it cannot be read while the system is frozen, nor by the initramfs$"
 	expect_line 1 "^torpor: warning: cannot sync ext4 /mnt/fs after freezing: loop0 \\(/run/loop\\.img\\) does not answer while the system is frozen$"
 
-	boot 2 torpor_test=boot
-	note_boot 2
-	expect_checks 2
-	expect 2 fs-grows fs-seq-ok fs-unmounted poweroff
-	expect_not 2 fs-stalled fs-seq-bad fs-umount-failed
+	fs_resume 2
 	expect_no_line 2 "^torpor: .*(not restoring|discarded)" "the image is restored"
-	expect_sig SWAPSPACE2 "after the resume"
 
 	echo "## ext4 on md0p1, md0 over a loop device"
 	boot 3 torpor_test=hibernate torpor_mib=64 torpor_fs=/dev/vda torpor_stack=mdpart
-	note_boot 3
-	expect 3 stack-mdpart fs-mounted workload-started fs-writing hibernating
-	expect_not 3 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating with ext4 on md0p1 over a loop device"
+	hibernated 3 "after hibernating with ext4 on md0p1 over a loop device" stack-mdpart \
+		fs-mounted fs-writing
 	expect_line 3 "^torpor: warning: not protected against a mount elsewhere: ext4 /mnt/fs on loop0 \\(/run/md\\.img\\): it cannot be read while the system is frozen, nor by the initramfs$"
 	boot 4 torpor_test=boot
 	note_boot 4
-	expect_checks 4
-	expect 4 fs-grows fs-seq-ok fs-unmounted poweroff
+	expect_fs_resumed 4
 	expect_no_line 4 "^torpor: .*(not restoring|discarded)" "the image is restored"
 
 	echo "## ext4 on zram"
 	boot 5 torpor_test=hibernate torpor_mib=64 torpor_fs=/dev/vda torpor_stack=zram
-	note_boot 5
-	expect 5 stack-zram fs-mounted workload-started fs-writing hibernating
-	expect_not 5 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating with ext4 on zram"
+	hibernated 5 "after hibernating with ext4 on zram" stack-zram fs-mounted fs-writing
 	expect_no_line 5 "^torpor: warning: not protected against a mount elsewhere: ext4 " \
 		"a filesystem in RAM is not named"
 	boot 6 torpor_test=boot
 	note_boot 6
-	expect_checks 6
-	expect 6 fs-grows fs-seq-ok fs-unmounted poweroff
+	expect_fs_resumed 6
 	expect_no_line 6 "^torpor: .*(not restoring|discarded|did not appear)" "the image is restored"
 }
 

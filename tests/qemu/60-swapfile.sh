@@ -17,7 +17,7 @@ TEST_DESCRIPTION="hibernate into a swap file on ext4: round trip, fsck clean"
 TEST_KERNELS=first
 
 test_setup() {
-	swap_create && root_mkfs 384M && initrd_extend "$T/initrd.cpio" "$EXT4_DRIVERS"
+	ext4_setup 384M
 }
 
 # file_sig PAGE: the signature of the swap header at PAGE of /dev/vda
@@ -26,10 +26,7 @@ file_sig() {
 }
 
 test_run() {
-	# shellcheck disable=SC2034 # read by boot
-	BOOT_INITRD=$T/initrd.cpio
-	# shellcheck disable=SC2034 # the ext4 disk keeps what each boot writes
-	BOOT_ROOT_OPTS=
+	fs_boots
 	base="console=ttyS0 panic=-1 resume=/dev/vda torpor_mib=64"
 	BOOT_CMDLINE=$base
 	# boot 1: the swap file is made, but the command line has no resume_offset= yet

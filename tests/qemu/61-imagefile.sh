@@ -51,22 +51,27 @@ expect_file_zeroed() {
 	fi
 }
 
+# make_imagefile N SIZE: boot N (the command line $base) makes /mnt/fs/image of SIZE
+# with --setup-image-file; the resume_offset= it printed in $page.  Fails when it
+# printed none.
+make_imagefile() {
+	BOOT_CMDLINE=$base
+	boot "$1" torpor_test=imagefile-setup torpor_fs=/dev/vda torpor_imagefile=/mnt/fs/image \
+		torpor_imagefile_size="$2"
+	note_boot "$1"
+	expect "$1" fs-mounted imagefile-made fs-unmounted
+	page=$(printed_page "$1")
+	[ -n "$page" ] && return
+	fail "boot $1: torpor-suspend --setup-image-file printed no resume_offset="
+	return 1
+}
+
 test_run() {
-	# shellcheck disable=SC2034 # read by boot
-	BOOT_INITRD=$T/initrd.cpio
-	# shellcheck disable=SC2034 # the ext4 disk keeps what each boot writes
+	fs_boots
+	# shellcheck disable=SC2034 # read by boot: the disk discards, and keeps what is written
 	BOOT_ROOT_OPTS=,discard=unmap
 	base="console=ttyS0 panic=-1 resume=/dev/vda torpor_mib=64"
-	BOOT_CMDLINE=$base
-	boot 1 torpor_test=imagefile-setup torpor_fs=/dev/vda torpor_imagefile=/mnt/fs/image \
-		torpor_imagefile_size=256M
-	note_boot 1
-	expect 1 fs-mounted imagefile-made fs-unmounted
-	page=$(printed_page 1)
-	if [ -z "$page" ]; then
-		fail "boot 1: torpor-suspend --setup-image-file printed no resume_offset="
-		return
-	fi
+	make_imagefile 1 256M || return
 	echo "ok: --setup-image-file printed resume_offset=$page"
 	note "image file at page $page of /dev/vda"
 	grep -E "setup took" "$T/boot1.console" | sed 's/^/# /'
@@ -91,16 +96,7 @@ test_run() {
 	note_torpor
 
 	# a file made again moves: boot 4 makes a 4 MiB one, boot 5 names its page
-	BOOT_CMDLINE=$base
-	boot 4 torpor_test=imagefile-setup torpor_fs=/dev/vda torpor_imagefile=/mnt/fs/image \
-		torpor_imagefile_size=4M
-	note_boot 4
-	expect 4 fs-mounted imagefile-made fs-unmounted
-	page=$(printed_page 4)
-	if [ -z "$page" ]; then
-		fail "boot 4: torpor-suspend --setup-image-file printed no resume_offset="
-		return
-	fi
+	make_imagefile 4 4M || return
 	# shellcheck disable=SC2034 # read by boot: this disk does not discard
 	BOOT_QEMU_OPTS="-global virtio-blk-pci.discard=off"
 	BOOT_CMDLINE="$base resume_offset=$page"

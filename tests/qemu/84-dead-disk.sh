@@ -25,13 +25,10 @@ test_setup() {
 DEAD="/dev/dm-[0-9]+"
 
 test_run() {
-	# shellcheck disable=SC2034 # read by boot; the disk keeps what each boot wrote
-	BOOT_INITRD=$T/initrd.cpio BOOT_ROOT_OPTS=
+	fs_boots
 	boot 1 torpor_test=refused torpor_mib=32 torpor_fs=/dev/vda torpor_deadblk=1
 	note_boot 1
-	expect 1 deadblk-ready fs-mounted workload-started hibernating "suspend-exit 1" token-ok \
-		counter-ok data-ok poweroff
-	expect_not 1 resumed token-bad counter-bad data-bad
+	expect_refused 1 deadblk-ready fs-mounted
 	expect_line 1 "^torpor: warning: skipped $DEAD while looking for filesystem [0-9a-f-]+: it did not answer within 3 s$"
 	expect_line 1 "^torpor: cannot hibernate: process [0-9]+, which torpor-suspend started to read $DEAD, is stuck waiting for it \\($DEAD did not answer\\), and the kernel cannot freeze a process in that state$"
 	expect_no_line 1 "Freezing user space processes" "nothing was frozen"
@@ -39,10 +36,8 @@ test_run() {
 
 	echo "## hibernated without the dead disk, restored with it"
 	hibernate_first 2 torpor_mib=32 torpor_fs=/dev/vda
-	boot 3 torpor_test=boot torpor_deadblk=1
-	note_boot 3
-	expect 3 deadblk-ready normal-boot poweroff
-	expect_not 3 resumed
+	boot_normal 3 torpor_deadblk=1
+	expect 3 deadblk-ready
 	expect_line 3 "^torpor: warning: skipped $DEAD while looking for filesystem [0-9a-f-]+: it did not answer within 3 s$"
 	expect_line 3 "^torpor: cannot restore: process [0-9]+, which torpor-resume started to read $DEAD, is stuck waiting for it \\($DEAD did not answer\\), and the kernel cannot freeze a process in that state: not restoring the image$"
 	expect_line 3 "^torpor: discarded the hibernation image on /dev/vdb, continuing boot$"

@@ -555,6 +555,20 @@ hook_noresume() {
 	expect_part_sig SWAPSPACE2 "after booting with noresume"
 }
 
+# hook_scenario HOST STEP RESUME_SPEC: the whole of a scenario that builds HOST's
+# image (hook_use HOST) and runs STEP (hook_roundtrip, hook_noimage or
+# hook_noresume) from boot 1 with RESUME_SPEC; it ends with test_main
+hook_scenario() {
+	_hs_host=$1
+	_hs_step=$2
+	_hs_spec=$3
+	# shellcheck disable=SC2317 # called by test_main
+	test_setup() { hook_use "$_hs_host"; }
+	# shellcheck disable=SC2317 # called by test_main
+	test_run() { "$_hs_step" 1 "$_hs_spec"; }
+	test_main
+}
+
 # mkinitcpio_busybox: Debian's dynamic busybox, extracted (never installed) into the
 # cache: busybox-static prefers its own applets over PATH, and its modprobe cannot
 # read the binary modules.dep that mkinitcpio keeps
