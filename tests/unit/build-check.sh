@@ -12,9 +12,9 @@ b=${B:-$top/build}
 t=$(mktemp -d) || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 n=0
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+failed=0
+# shellcheck source=tests/unit/tap.sh
+. "$(dirname "$0")/tap.sh"
 # check WHAT COND: ok when the shell condition COND (a string, evaluated whole) holds
 check() {
 	if eval "$2"; then ok "$1"; else not_ok "$1"; fi
