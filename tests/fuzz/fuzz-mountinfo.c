@@ -6,7 +6,7 @@
  * inside the line, the numeric and option fields hold no space, and writing the entry
  * back out with the kernel's escapes must parse again to the same entry.
  */
-/* fuzz-sources: core/mountinfo.c core/decimal.c */
+/* fuzz-sources: core/mountinfo.c core/unescape.c core/decimal.c */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
