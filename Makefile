@@ -14,6 +14,8 @@
 #                        (default /usr/lib/systemd/system)
 #   TORPOR_TEST_KERNEL   a Debian kernel package name for check-qemu (default: what
 #                        linux-image-amd64 depends on, plus the newest 6.12)
+#   QEMU_SCENARIOS       the scenarios check-qemu runs (default: every tests/qemu/[0-8]?-*.sh,
+#                        what each number range covers is in tests/qemu/README)
 #   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)
 #   REPEAT, BENCH_MIB, BENCH_SMP, BENCH_MEM   `make bench`: rounds (default 3), workload
 #                        fills in MiB (default "256 1024"), vCPU counts (default "1 2"),
@@ -42,6 +44,7 @@ DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
 INITCPIO_DIR ?= /usr/lib/initcpio
 SYSTEMD_UNIT_DIR ?= /usr/lib/systemd/system
 FUZZ_SECONDS ?= 300
+QEMU_SCENARIOS ?= $(sort $(wildcard tests/qemu/[0-8][0-9]-*.sh))
 XXHASH_H ?= /usr/include/xxhash.h
 
 ifneq ($(V),1)
@@ -194,7 +197,9 @@ check:
 check-man:
 	$(Q)sh tests/unit/run.sh tests/unit/man-check.sh
 
-check-build: all hooks check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS) $(B)/seed-image
+# the host benchmark is built (not run) too, so that it follows the writer and loader
+check-build: all hooks check-klibc check-hooks $(UNIT_BINS) $(UNIT_ASAN_BINS) $(B)/seed-image \
+	$(B)/bench/pipeline
 
 # writes the image fuzz target's seed (see its header); built by make check so that it
 # follows core/image.h, run by hand when the format changes
@@ -216,7 +221,7 @@ deps-check:
 check-qemu:
 	$(Q)sh tests/deps.sh hooks
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)sh tests/qemu/run.sh
+	$(Q)sh tests/qemu/run.sh $(QEMU_SCENARIOS)
 
 test:
 	$(Q)sh tests/deps.sh all
@@ -259,7 +264,7 @@ bench-host: $(B)/bench/pipeline
 		$(B)/bench/pipeline "$$d" $(BENCH_HOST_MIB) $${BENCH_HOST_THREADS:-$$(nproc)} \
 			$${REPEAT:-3} $${BENCH_COMPRESS:-lz4:1,lz4:2,lz4:4,lz4:8,lz4hc:1}; r=$$?; [ -n "$${BENCH_DIR:-}" ] || rm -rf "$$d"; exit $$r
 
-$(B)/bench/pipeline: tests/bench/pipeline.c $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
+$(B)/bench/pipeline: tests/bench/pipeline.c tests/unit/snapsink.h tests/unit/swapfile.h $(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CPPFLAGS) -Iresume -Isuspend $(CFLAGS) $(GWARN) -o $@ $< \
 		$(RESUME_LIB_OBJS) $(SUSPEND_LIB_OBJS) $(B)/glibc/libcore.a -llz4

@@ -10,7 +10,7 @@
  * The freezer: after SNAPSHOT_FREEZE every user task is frozen except the one
  * that froze them, which the kernel marks PF_SUSPEND_TASK; copy_process()
  * passes that flag on to the threads it creates, so threads started after
- * CREATE_IMAGE run (tests/qemu/62-threads.sh proves it on both kernels with two
+ * CREATE_IMAGE run (tests/qemu/04-threads.sh proves it on both kernels with two
  * vCPUs).  They are created by pack_pool_start() only after CREATE_IMAGE said
  * "save it", and pack_pool_stop() joins them and waits until the kernel has
  * released them (gone from /proc/self/task) before the writer returns, so no

@@ -32,15 +32,14 @@
 #include "loader.h"
 #include "packpool.h"
 #include "writer.h"
+#include "../unit/snapsink.h"
+#include "../unit/swapfile.h"
 
 #define PS 4096
 #define RUNS_MAX 9
 
 static char stream_path[512], image_path[512], copy_path[512];
-static uint64_t stream_len, slot_next, slot_limit;
-static const uint8_t *stream_map;
-static uint64_t sink_off;
-static int sink_bad;
+static uint64_t stream_len;
 
 static double now(void)
 {
@@ -50,41 +49,10 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int seq_alloc(int fd, uint64_t *ret)
+/* fake_alloc()'s slots: in order, after the header page */
+static uint64_t slot_offset(uint64_t k)
 {
-	(void)fd;
-	if (slot_next >= slot_limit)
-		return -ENOSPC;
-	*ret = ++slot_next * PS;
-	return 0;
-}
-
-static ssize_t sink_write(int fd, const void *buf, size_t len)
-{
-	(void)fd;
-	if (sink_off >= stream_len)
-		return 0;
-	if (memcmp(stream_map + sink_off, buf, len))
-		sink_bad = 1;
-	sink_off += len;
-	return (ssize_t)len;
-}
-
-/* writev() as /dev/snapshot's: a page at a time, stopping at the first one not taken */
-static ssize_t sink_writev(int fd, const struct iovec *iov, int cnt)
-{
-	ssize_t done = 0, n;
-	int i;
-
-	for (i = 0; i < cnt; i++) {
-		n = sink_write(fd, iov[i].iov_base, iov[i].iov_len);
-		if (n < 0)
-			return done ? done : n;
-		done += n;
-		if ((size_t)n != iov[i].iov_len)
-			break;
-	}
-	return done;
+	return (k + 1) * PS;
 }
 
 /*
@@ -137,15 +105,7 @@ static int make_stream(uint64_t mib)
 
 static int mkswap_image(void)
 {
-	char cmd[600];
-	int fd;
-
-	fd = open(image_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)(stream_len + stream_len / 8 + (64u << 20))) < 0)
-		return -1;
-	close(fd);
-	snprintf(cmd, sizeof(cmd), "mkswap %s >/dev/null 2>&1", image_path);
-	return system(cmd);
+	return swapfile_make(image_path, stream_len + stream_len / 8 + (64u << 20), "");
 }
 
 /* Write the image with @threads workers (0: inline); seconds, or -1. */
@@ -164,8 +124,8 @@ static double run_writer(const struct pack_setting *set, unsigned threads, uint6
 	if (r == 0)
 		r = writer_setup_pack(&w, set, threads);
 	if (r == 0)
-		r = writer_check_header(&w, orig);
-	w.alloc_slot = seq_alloc;
+		r = writer_check_header(&w, orig, 1);
+	w.alloc_slot = fake_alloc;
 	slot_next = 0;
 	slot_limit = (stream_len + stream_len / 8 + (60u << 20)) / PS;
 	t0 = now();
@@ -191,8 +151,8 @@ static double run_loader(void)
 	int dev, r;
 
 	dev = open(image_path, O_RDONLY);
-	sink_off = 0;
-	sink_bad = 0;
+	sink.off = 0;
+	sink.bad = 0;
 	t0 = now();
 	r = loader_init(&l, dev, stream_len + stream_len / 8 + (64u << 20), 0, PS);
 	if (r == 0)
@@ -203,11 +163,11 @@ static double run_loader(void)
 	if (r == 0)
 		r = loader_feed(&l, -1);
 	t = now() - t0;
-	if (r < 0 || sink_bad || sink_off != stream_len)
+	if (r < 0 || sink.bad || sink.off != stream_len)
 		fprintf(stderr, "pipeline: loader failed (%d, %s)\n", r, l.failed ? l.failed : "");
 	loader_release(&l);
 	close(dev);
-	return r < 0 || sink_bad || sink_off != stream_len ? -1 : t;
+	return r < 0 || sink.bad || sink.off != stream_len ? -1 : t;
 }
 
 /* The reference: the same reads (a page each), 4 MiB writes, one fdatasync. */
@@ -271,43 +231,13 @@ static double median_mbs(double *t, int n)
 	return (double)stream_len / 1e6 / t[n / 2];
 }
 
-int main(int argc, char **argv)
+/* The references, printed: a plain copy and the lz4 tool.  Nonzero when one failed. */
+static int bench_references(int repeat, double *ret_copy)
 {
-	uint64_t mib = argc > 2 ? strtoull(argv[2], NULL, 10) : 2048, stored = 0;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned max = argc > 3 ? (unsigned)atoi(argv[3]) : (unsigned)(ncpu > 1 ? ncpu : 1);
-	int repeat = argc > 4 ? atoi(argv[4]) : 3, i, bad = 0;
-	const char *list = argc > 5 ? argv[5] : "lz4:1,lz4:2,lz4:4,lz4:8,lz4hc:1";
-	struct pack_setting lz4 = { PACK_LZ4, 1 }, set;
-	double t[RUNS_MAX], copy, lz4c, lz4d, load, w;
-	char cmd[1200], name[64];
-	unsigned th;
-	size_t n;
+	double t[RUNS_MAX], copy, lz4c, lz4d;
+	char cmd[1200];
+	int i, bad = 0;
 
-	if (argc < 2 || mib < 16 || max < 1 || max > PACK_THREADS_MAX || repeat < 1 ||
-	    repeat > RUNS_MAX) {
-		fprintf(stderr, "usage: pipeline DIR [MIB>=16 [MAX_THREADS 1-16 [REPEAT 1-9 "
-			"[COMPRESS,...]]]]\n");
-		return 2;
-	}
-	snprintf(stream_path, sizeof(stream_path), "%s/stream", argv[1]);
-	snprintf(image_path, sizeof(image_path), "%s/image", argv[1]);
-	snprintf(copy_path, sizeof(copy_path), "%s/copy", argv[1]);
-	if (make_stream(mib)) {
-		fprintf(stderr, "pipeline: cannot write %s\n", stream_path);
-		return 1;
-	}
-	{
-		int fd = open(stream_path, O_RDONLY);
-
-		stream_map = mmap(NULL, stream_len, PROT_READ, MAP_SHARED, fd, 0);
-		close(fd);
-		if (stream_map == MAP_FAILED)
-			return 1;
-	}
-	printf("# host pipeline: %llu MiB stream (30%% zero, 25%% text, 30%% records, 15%% "
-	       "random pages), %ld CPUs, medians of %d runs, MB/s of uncompressed bytes\n",
-	       (unsigned long long)mib, ncpu, repeat);
 	for (i = 0; i < repeat; i++)
 		t[i] = run_copy();
 	copy = median_mbs(t, repeat);
@@ -323,19 +253,20 @@ int main(int argc, char **argv)
 	lz4d = median_mbs(t, repeat);
 	printf("%-28s %10.0f MB/s  (lz4 -d: %.0f MB/s)\n", "lz4 -1 CLI, one thread", lz4c, lz4d);
 	bad |= lz4c == 0 || lz4d == 0;
-	for (th = 1; th <= max; th++) {
-		for (i = 0; i < repeat; i++)
-			t[i] = run_writer(&lz4, th > 1 ? th : 0, &stored);
-		w = median_mbs(t, repeat);
-		for (i = 0; i < repeat; i++)
-			t[i] = run_loader();
-		load = median_mbs(t, repeat);
-		printf("torpor write, %2u thread%s     %10.0f MB/s  %.2fx copy   image %.1f%% | "
-		       "load %6.0f MB/s  %.2fx copy\n", th, th > 1 ? "s" : " ", w,
-		       copy > 0 ? w / copy : 0, 100.0 * (double)stored / (double)stream_len, load,
-		       copy > 0 ? load / copy : 0);
-		bad |= w == 0 || load == 0;
-	}
+	*ret_copy = copy;
+	return bad;
+}
+
+/* Each compression setting of @list with @max threads, printed.  Nonzero when one failed. */
+static int bench_settings(const char *list, unsigned max, int repeat, double copy)
+{
+	struct pack_setting set;
+	double t[RUNS_MAX], w;
+	uint64_t stored = 0;
+	char name[64];
+	int i, bad = 0;
+	size_t n;
+
 	while (*list) {
 		n = strcspn(list, ",");
 		snprintf(name, sizeof(name), "%.*s", (int)n, list);
@@ -353,6 +284,61 @@ int main(int argc, char **argv)
 		       100.0 * (double)stored / (double)stream_len);
 		bad |= w == 0;
 	}
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t mib = argc > 2 ? strtoull(argv[2], NULL, 10) : 2048, stored = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned max = argc > 3 ? (unsigned)atoi(argv[3]) : (unsigned)(ncpu > 1 ? ncpu : 1);
+	int repeat = argc > 4 ? atoi(argv[4]) : 3, i, bad = 0;
+	const char *list = argc > 5 ? argv[5] : "lz4:1,lz4:2,lz4:4,lz4:8,lz4hc:1";
+	struct pack_setting lz4 = { PACK_LZ4, 1 };
+	double t[RUNS_MAX], copy, load, w;
+	char cmd[1200];
+	unsigned th;
+
+	if (argc < 2 || mib < 16 || max < 1 || max > PACK_THREADS_MAX || repeat < 1 ||
+	    repeat > RUNS_MAX) {
+		fprintf(stderr, "usage: pipeline DIR [MIB>=16 [MAX_THREADS 1-16 [REPEAT 1-9 "
+			"[COMPRESS,...]]]]\n");
+		return 2;
+	}
+	snprintf(stream_path, sizeof(stream_path), "%s/stream", argv[1]);
+	snprintf(image_path, sizeof(image_path), "%s/image", argv[1]);
+	snprintf(copy_path, sizeof(copy_path), "%s/copy", argv[1]);
+	if (make_stream(mib)) {
+		fprintf(stderr, "pipeline: cannot write %s\n", stream_path);
+		return 1;
+	}
+	{
+		int fd = open(stream_path, O_RDONLY);
+
+		sink.want = mmap(NULL, stream_len, PROT_READ, MAP_SHARED, fd, 0);
+		close(fd);
+		if (sink.want == MAP_FAILED)
+			return 1;
+		sink.len = stream_len;
+	}
+	printf("# host pipeline: %llu MiB stream (30%% zero, 25%% text, 30%% records, 15%% "
+	       "random pages), %ld CPUs, medians of %d runs, MB/s of uncompressed bytes\n",
+	       (unsigned long long)mib, ncpu, repeat);
+	bad |= bench_references(repeat, &copy);
+	for (th = 1; th <= max; th++) {
+		for (i = 0; i < repeat; i++)
+			t[i] = run_writer(&lz4, th > 1 ? th : 0, &stored);
+		w = median_mbs(t, repeat);
+		for (i = 0; i < repeat; i++)
+			t[i] = run_loader();
+		load = median_mbs(t, repeat);
+		printf("torpor write, %2u thread%s     %10.0f MB/s  %.2fx copy   image %.1f%% | "
+		       "load %6.0f MB/s  %.2fx copy\n", th, th > 1 ? "s" : " ", w,
+		       copy > 0 ? w / copy : 0, 100.0 * (double)stored / (double)stream_len, load,
+		       copy > 0 ? load / copy : 0);
+		bad |= w == 0 || load == 0;
+	}
+	bad |= bench_settings(list, max, repeat, copy);
 	unlink(stream_path);
 	unlink(image_path);
 	unlink(copy_path);

@@ -7,15 +7,14 @@
  * a mountinfo line.  Decoding must never crash or read out of bounds, and what it
  * accepts must satisfy the invariants the caller relies on.
  */
-/* fuzz-sources: suspend/btrfsmap.c core/mountinfo.c core/decimal.c */
+/* fuzz-sources: suspend/btrfsmap.c core/mountinfo.c core/unescape.c core/decimal.c */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../suspend/btrfsmap.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -14,14 +14,7 @@
 #include <sys/types.h>
 
 #include "../../suspend/cpio.h"
-
-#define check(cond)					\
-	do {						\
-		if (!(cond))				\
-			__builtin_trap();		\
-	} while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 struct tally {
 	uint64_t entries;

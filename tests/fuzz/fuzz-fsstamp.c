@@ -15,8 +15,7 @@
 #include <unistd.h>
 
 #include "fsstamp.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,11 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "image.h"
 
 #define PS 4096
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_meta(const struct torpor_image *img, uint64_t dev)
 {

@@ -20,18 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "lz4dec.h"
 #include "../unit/lz4spec.h"
 
 #define CAP	(256 * 1024)
-
-#define check(cond)					\
-	do {						\
-		if (!(cond))				\
-			__builtin_trap();		\
-	} while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void rejected(const uint8_t *data, size_t size, uint8_t *scratch)
 {

@@ -6,21 +6,14 @@
  * inside the line, the numeric and option fields hold no space, and writing the entry
  * back out with the kernel's escapes must parse again to the same entry.
  */
-/* fuzz-sources: core/mountinfo.c core/decimal.c */
+/* fuzz-sources: core/mountinfo.c core/unescape.c core/decimal.c */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "mountinfo.h"
-
-#define check(cond)					\
-	do {						\
-		if (!(cond))				\
-			__builtin_trap();		\
-	} while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int inside(const char *p, const char *buf, size_t len)
 {

@@ -18,14 +18,7 @@
 
 #include "../../suspend/bootentry.h"
 #include "../../suspend/pefile.h"
-
-#define check(cond)					\
-	do {						\
-		if (!(cond))				\
-			__builtin_trap();		\
-	} while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 static const char *const names[] = { ".initrd", ".uname", ".linux", "12345678", "" };
 

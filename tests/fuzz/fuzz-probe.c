@@ -18,15 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "probe.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define check(cond)					\
-	do {						\
-		if (!(cond))				\
-			abort();			\
-	} while (0)
 
 struct mem {
 	const uint8_t *p;

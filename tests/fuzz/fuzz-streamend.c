@@ -14,16 +14,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "le.h"
 #include "../../suspend/streamend.h"
-
-#define check(cond)					\
-	do {						\
-		if (!(cond))				\
-			__builtin_trap();		\
-	} while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
+#include "le.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -14,10 +14,7 @@ test_setup() {
 
 test_run() {
 	boot 1 torpor_test=hibernate torpor_cycles=1
-	note_boot 1
-	expect 1 normal-boot workload-started hibernating
-	expect_not 1 resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating"
+	hibernated 1 "after hibernating" normal-boot
 
 	boot 2 torpor_test=boot noresume
 	note_boot 2

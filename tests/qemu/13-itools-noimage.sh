@@ -1,21 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 13-itools-noimage: initramfs-tools: no image, normal boot with no noticeable wait.
-# The image is built by the generator from torpor's installed hook (rootfs.sh).
+# The image is built by the generator from torpor's installed hook (lib-rootfs.sh).
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="initramfs-tools: no image, normal boot with no noticeable wait"
 
-test_setup() {
-	hook_use itools
-}
-
-test_run() {
-	hook_noimage 1 "UUID=$SWAP_UUID"
-}
-
-test_main
+hook_scenario itools hook_noimage "UUID=$SWAP_UUID"

@@ -6,9 +6,9 @@
 # within 60 s of kernel time after the swap disk appeared, twenty times torpor.wait,
 # so that a slow host does not make it fail), and an image without torpor-resume
 # warns (boot 3) instead of booting on silently.
-# The images are built by the generator from torpor's installed hook (rootfs.sh).
+# The images are built by the generator from torpor's installed hook (lib-rootfs.sh).
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first

@@ -6,7 +6,7 @@
 # has resume_offset=12x: torpor names the malformed value, tries the offset as the
 # kernel reads it (page 12, nothing there) and then 0, where it discards the image.
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first

@@ -1,21 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 22-dracut-partuuid: dracut (shell): resume=PARTUUID= restores before root is mounted.
-# The image is built by the generator from torpor's installed hook (rootfs.sh).
+# The image is built by the generator from torpor's installed hook (lib-rootfs.sh).
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="dracut (shell): resume=PARTUUID= restores before root is mounted"
 
-test_setup() {
-	hook_use dracut-shell
-}
-
-test_run() {
-	hook_roundtrip 1 "PARTUUID=$SWAP_PARTUUID"
-}
-
-test_main
+hook_scenario dracut-shell hook_roundtrip "PARTUUID=$SWAP_PARTUUID"

@@ -1,21 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 24-dracut-noresume: dracut (shell): noresume boots normally and invalidates the image.
-# The image is built by the generator from torpor's installed hook (rootfs.sh).
+# The image is built by the generator from torpor's installed hook (lib-rootfs.sh).
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="dracut (shell): noresume boots normally and invalidates the image"
 
-test_setup() {
-	hook_use dracut-shell
-}
-
-test_run() {
-	hook_noresume 1 /dev/vdb1
-}
-
-test_main
+hook_scenario dracut-shell hook_noresume /dev/vdb1

@@ -8,9 +8,9 @@
 # for the initqueue's timeout takes 241 rounds of at least 0.5 s each (120 s) in that
 # stretch, so only a bounded wait passes; the bound is twenty times torpor.wait so
 # that a slow, loaded host does not make it fail.
-# The image is built by the generator from torpor's installed hook (rootfs.sh).
+# The image is built by the generator from torpor's installed hook (lib-rootfs.sh).
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first

@@ -4,9 +4,9 @@
 # sh -n), help() documents every parameter, and no placeholder is left.  When
 # MKINITCPIO_SRC points at a checkout of archlinux/mkinitcpio: a round trip and a
 # no-image boot through an image that checkout builds from the installed hook
-# (rootfs.sh copies it and fills in its build-time paths; nothing is vendored).
+# (lib-rootfs.sh copies it and fills in its build-time paths; nothing is vendored).
 . "$(dirname "$0")/lib.sh"
-. "$QDIR/rootfs.sh"
+. "$QDIR/lib-rootfs.sh"
 
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 91-btrfs-swapgen: swap I/O into a btrfs swap file does not move the superblock
-# generation that torpor stamps btrfs with (57-btrfs-stamp), so a machine that
+# generation that torpor stamps btrfs with (54-btrfs-stamp), so a machine that
 # swapped into such a file is not refused at resume.  A proof, run when named
 # (sh tests/qemu/run.sh 91-btrfs-swapgen): it takes minutes.
 . "$(dirname "$0")/lib.sh"
@@ -11,36 +11,14 @@ TEST_DESCRIPTION="btrfs: heavy swapping into a btrfs swap file leaves the genera
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 
-BTRFS_DRIVERS="CRYPTO_CRC32C:crc32c_generic BTRFS_FS:btrfs"
 FSARGS="torpor_fs=/dev/vda torpor_fstype=btrfs"
 
 test_setup() {
-	swap_create && rm -f "$T/root.img" && truncate -s 512M "$T/root.img" &&
-		mkfs.btrfs -q -f -L torpor-test "$T/root.img" >/dev/null 2>&1 &&
-		initrd_extend "$T/initrd.cpio" "$BTRFS_DRIVERS" /bin/btrfs:/usr/bin/btrfs \
-			/sbin/swapon:/usr/lib/torpor-test/swapon
-}
-
-# generation: the superblock generation of the btrfs disk, read on the host
-generation() {
-	btrfs inspect-internal dump-super "$T/root.img" 2>/dev/null |
-		awk '$1 == "generation" { print $2; exit }'
-}
-
-expect_btrfs_check() {
-	if btrfs check --readonly "$T/root.img" >"$T/check.out" 2>&1; then
-		echo "ok: btrfs check --readonly is clean $1"
-	else
-		sed 's/^/# btrfs check: /' "$T/check.out"
-		fail "btrfs check --readonly found problems $1"
-	fi
+	btrfs_setup
 }
 
 test_run() {
-	# shellcheck disable=SC2034 # read by boot
-	BOOT_INITRD=$T/initrd.cpio
-	# shellcheck disable=SC2034 # the disk keeps what each boot writes
-	BOOT_ROOT_OPTS=
+	fs_boots
 	# boot 1 (256 MiB of memory, no torpor) swaps heavily, first to the swap disk (a
 	# control, reported), then into a btrfs swap file on the btrfs disk: over the
 	# second the generation must not move.  Each phase starts once the generation

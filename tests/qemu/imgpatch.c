@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * imgpatch: rewrite one extent of a torpor image file and fix up the checksums, so
- * that the image is well-formed but points somewhere else (42-truncated: a header
+ * that the image is well-formed but points somewhere else (44-truncated: a header
  * or map that points outside the device must be caught by the bounds checks, not
- * by a checksum); or rewrite the root record as format 1 wrote it (41-corrupt: an
+ * by a checksum); or rewrite the root record as format 1 wrote it (43-corrupt: an
  * older torpor's image must be refused for its version).  Host side only; works on
  * a copy of a swap disk image.  Build with -lxxhash.
  *

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # QEMU launch for the tests (sourced by lib.sh): one boot of the guest, a boot the
-# host cuts short (a power cut), and the notes a boot leaves in the summary.
+# host cuts short (a power cut), the notes a boot leaves in the summary, and the
+# boots many scenarios share (a hibernation, a normal boot with swapon).
 
 # console_lines: the serial console a line at a time as it comes (sed -u: the
 # timestamps are taken when a line arrives), the CRs of CRLF gone, each piece of a
@@ -110,16 +111,55 @@ boot_cut() {
 	fi
 }
 
+# hibernated N WHEN [MARKER...]: boot N (booted) hibernated: noted; it printed each
+# "=== MARKER", workload-started and hibernating, and none of resumed,
+# hibernate-failed and poweroff; the swap disk carries torpor's S2SUSPEND WHEN
+hibernated() {
+	_hdn=$1
+	_hdw=$2
+	shift 2
+	note_boot "$_hdn"
+	expect "$_hdn" "$@" workload-started hibernating
+	expect_not "$_hdn" resumed hibernate-failed poweroff
+	expect_sig S2SUSPEND "$_hdw"
+}
+
 # hibernate_first N [PARAM...]: boot N starts a 64 MiB workload and hibernates it
 # with torpor-suspend; the VM is off and torpor's image is on the swap disk
 hibernate_first() {
 	_hn=$1
 	shift
 	boot "$_hn" torpor_test=hibernate torpor_mib=64 "$@"
-	note_boot "$_hn"
-	expect "$_hn" workload-started hibernating
-	expect_not "$_hn" resumed hibernate-failed poweroff
-	expect_sig S2SUSPEND "after hibernating"
+	hibernated "$_hn" "after hibernating"
+}
+
+# boot_resume N WHEN [PARAM...]: boot N resumes the image: noted; the workload passed
+# every check (expect_checks) and the guest powered off; the swap disk is plain swap
+# again WHEN
+boot_resume() {
+	_brn=$1
+	_brw=$2
+	shift 2
+	boot "$_brn" torpor_test=boot "$@"
+	note_boot "$_brn"
+	expect_checks "$_brn"
+	expect "$_brn" poweroff
+	expect_sig SWAPSPACE2 "$_brw"
+}
+
+# boot_normal N [PARAM...]: boot N (torpor_test=boot PARAM...) boots normally:
+# noted; it printed normal-boot and poweroff, and swapon-ok when a PARAM is
+# torpor_swapon=1, and did not resume
+boot_normal() {
+	_bnn=$1
+	shift
+	boot "$_bnn" torpor_test=boot "$@"
+	note_boot "$_bnn"
+	case " $* " in
+	*" torpor_swapon=1 "*) expect "$_bnn" normal-boot swapon-ok poweroff ;;
+	*) expect "$_bnn" normal-boot poweroff ;;
+	esac
+	expect_not "$_bnn" resumed
 }
 
 # note_boot N: boot N's wall time, and when it hibernated and resumed; after a

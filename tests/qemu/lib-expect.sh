@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Assertions of the QEMU tests (sourced by lib.sh): markers, console lines, the swap
-# signature, fsck, and the summary lines run.sh prints.
+# Assertions of the QEMU tests (sourced by lib.sh): markers (and the sets of them a
+# refusal or a resume prints), console lines, the swap signature, fsck, and the
+# summary lines run.sh prints.
 
 fail() {
 	echo "FAIL: $*"
@@ -43,6 +44,23 @@ expect_not() {
 expect_checks() {
 	expect "$1" resumed token-ok counter-ok data-ok
 	expect_not "$1" normal-boot token-bad counter-bad data-bad hibernate-failed
+}
+
+# expect_refused N [MARKER...]: in boot N torpor-suspend refused (exit status 1) and
+# the workload went on with its token, counter and data; it printed each MARKER too
+expect_refused() {
+	_rfn=$1
+	shift
+	expect "$_rfn" "$@" workload-started hibernating "suspend-exit 1" token-ok counter-ok data-ok \
+		poweroff
+	expect_not "$_rfn" resumed token-bad counter-bad data-bad
+}
+
+# expect_fs_resumed N: boot N resumed (expect_checks), and the writer on the first
+# disk went on: the log grew in sequence, then the disk was unmounted
+expect_fs_resumed() {
+	expect_checks "$1"
+	expect "$1" fs-grows fs-seq-ok fs-unmounted poweroff
 }
 
 # expect_sig SIGNATURE WHEN: the swap disk carries SIGNATURE now

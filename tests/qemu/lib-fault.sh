@@ -1,10 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Fault injection helpers of the QEMU tests (sourced by lib.sh; the 4x and 5x
-# scenarios): extra initramfs modules, an ext4 disk, image inspection and damage.
-
-# EXT4_DRIVERS: what initrd_extend needs to mount an ext4 disk in the guest
-# shellcheck disable=SC2034 # used by the scenarios
-EXT4_DRIVERS="CRYPTO_CRC32C:crc32c_generic EXT4_FS:ext4"
+# Fault injection helpers of the QEMU tests (sourced by lib.sh; the 4x, 5x, 6x and 8x
+# scenarios): extra initramfs modules, image inspection and damage.
 
 # initrd_extend DEST DRIVERS [PROGRAM:TARGET...]: DEST is $INITRD with a second cpio
 # archive appended (the kernel unpacks both, the later one wins): the modules of
@@ -61,15 +57,6 @@ initrd_extend() {
 			(cd "$_root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet)
 	} >"$_dest" || return 1
 	rm -rf "$_root"
-}
-
-# root_mkfs SIZE: make $T/root.img (/dev/vda) a fresh ext4 filesystem of SIZE, with
-# 4 KiB blocks as on real disks (mke2fs picks 1 KiB below 512 MiB, and a swap file
-# there need not start on a page boundary)
-root_mkfs() {
-	rm -f "$T/root.img"
-	truncate -s "$1" "$T/root.img" &&
-		mkfs.ext4 -q -F -b 4096 -L torpor-test "$T/root.img" >/dev/null 2>&1
 }
 
 # image_dump [FILE]: torpor-resume --dump of a swap disk image (default $T/swap.img),

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Shared helpers of the QEMU tests: the kernels, the test initramfs, the swap disk,
 # and the scenario's entry point; it sources lib-boot.sh (launching QEMU),
-# lib-expect.sh (checking what the guest printed) and lib-fault.sh (fault injection).
+# lib-expect.sh (checking what the guest printed), lib-fault.sh (fault injection)
+# and lib-fs.sh (the filesystem disks).
 # Sourced by run.sh, demo.sh and every NN-*.sh.
 #
 # A scenario script sets TEST_DESCRIPTION, defines test_setup and test_run, and ends
@@ -33,7 +34,7 @@ OUT=$TOP/tests/qemu/out
 BUILD=${TORPOR_BUILD:-$TOP/build}
 TEST_SUSPEND=$BUILD/test/torpor-suspend
 QEMU=${QEMU:-qemu-system-x86_64}
-# shellcheck disable=SC2034 # read by lib-boot.sh, rootfs.sh and the scenarios
+# shellcheck disable=SC2034 # read by lib-boot.sh, lib-rootfs.sh and the scenarios
 QEMU_TIMEOUT=${TORPOR_QEMU_TIMEOUT:-180}
 # shellcheck disable=SC2034
 QEMU_MEM=${TORPOR_QEMU_MEM:-1024}
@@ -72,7 +73,7 @@ kernel_use() {
 	set -- "$KTREE"/lib/modules/*
 	KVER=$(basename "$1")
 	KLABEL=$(kernel_label "$KVER")
-	# shellcheck disable=SC2034 # read by lib-boot.sh and rootfs.sh
+	# shellcheck disable=SC2034 # read by lib-boot.sh and lib-rootfs.sh
 	VMLINUZ=$KTREE/boot/vmlinuz-$KVER
 	KCONFIG=$KTREE/boot/config-$KVER
 }
@@ -255,13 +256,15 @@ swap_create() {
 # a hibernation image its own signature (NUL bytes dropped)
 swap_sig() { dd if="$T/swap.img" bs=1 skip=4086 count=10 2>/dev/null | tr -d '\000'; }
 
-# the rest of the library: QEMU launch, assertions, fault injection
+# the rest of the library: QEMU launch, assertions, fault injection, filesystem disks
 # shellcheck source=tests/qemu/lib-boot.sh
 . "$QDIR/lib-boot.sh"
 # shellcheck source=tests/qemu/lib-expect.sh
 . "$QDIR/lib-expect.sh"
 # shellcheck source=tests/qemu/lib-fault.sh
 . "$QDIR/lib-fault.sh"
+# shellcheck source=tests/qemu/lib-fs.sh
+. "$QDIR/lib-fs.sh"
 
 # test_main: run the scenario; called at the end of each NN-*.sh.  Run on its own
 # (sh tests/qemu/NN-name.sh), the script hands itself to run.sh.

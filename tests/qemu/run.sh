@@ -6,7 +6,8 @@
 # Usage: tests/qemu/run.sh [SCENARIO...]
 #   SCENARIO: a script name with or without .sh, e.g. 01-roundtrip or
 #   tests/qemu/90-kernel-reference.sh.  Default: every tests/qemu/[0-8]?-*.sh;
-#   the 9x scripts (the kernel's own hibernation, for reference) run only when named.
+#   the 9x scripts (the kernel's own hibernation, for reference; long proofs) run
+#   only when named.  tests/qemu/README says what each range of numbers covers.
 # A scenario that sets TEST_KERNELS=first (a line of its own) runs on the first
 # kernel only: it is not a test on the others (a comment says so, nothing is
 # counted); TORPOR_TEST_ALL_KERNELS=1 runs it on every kernel anyway.

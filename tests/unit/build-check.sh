@@ -12,9 +12,9 @@ b=${B:-$top/build}
 t=$(mktemp -d) || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 n=0
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+failed=0
+# shellcheck source=tests/unit/tap.sh
+. "$(dirname "$0")/tap.sh"
 # check WHAT COND: ok when the shell condition COND (a string, evaluated whole) holds
 check() {
 	if eval "$2"; then ok "$1"; else not_ok "$1"; fi
@@ -32,13 +32,18 @@ fi
 root=
 [ "$(id -u)" = 0 ] && root=1
 
+# run_bc VAR=VALUE...: the script with those variables set; what it said in out,
+# its status in rc
+run_bc() {
+	out=$(env "$@" sh "$bc" 2>&1)
+	rc=$?
+}
+
 # the script itself (TORPOR_BUILD_CHECK=force: this may be a container, or not root)
-out=$(TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/bad sh "$bc" 2>&1)
-rc=$?
+run_bc TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN="$t/bad"
 check "build-check: a failing --check: status 1 and its message" \
 	'[ "$rc" = 1 ] && echo "$out" | grep -q "no resume device"'
-out=$(TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/good sh "$bc" 2>&1)
-rc=$?
+run_bc TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN="$t/good"
 check "build-check: a passing --check: status 0, nothing said" \
 	'[ "$rc" = 0 ] && [ -z "$out" ]'
 # the initramfs being built is not the one in /boot yet: --check leaves it out
@@ -46,17 +51,14 @@ printf '#!/bin/sh\necho "$*" >"%s/args"\nexit 0\n' "$t" >"$t/args.sh"
 chmod 755 "$t/args.sh"
 TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/args.sh sh "$bc" >/dev/null 2>&1
 check "build-check: runs --check --no-initramfs" '[ "$(cat "$t/args" 2>/dev/null)" = "--check --no-initramfs" ]'
-out=$(TORPOR_BUILD_CHECK=0 TORPOR_SUSPEND_BIN=$t/bad sh "$bc" 2>&1)
-rc=$?
+run_bc TORPOR_BUILD_CHECK=0 TORPOR_SUSPEND_BIN="$t/bad"
 check "build-check: TORPOR_BUILD_CHECK=0: status 0, nothing said" \
 	'[ "$rc" = 0 ] && [ -z "$out" ]'
-out=$(TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/missing sh "$bc" 2>&1)
-rc=$?
+run_bc TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN="$t/missing"
 check "build-check: no torpor-suspend: status 0, nothing said" \
 	'[ "$rc" = 0 ] && [ -z "$out" ]'
 if [ -e /.dockerenv ]; then
-	out=$(TORPOR_SUSPEND_BIN=$t/bad sh "$bc" 2>&1)
-	rc=$?
+	run_bc TORPOR_SUSPEND_BIN="$t/bad"
 	check "build-check: in a container: status 0, nothing said" \
 		'[ "$rc" = 0 ] && [ -z "$out" ]'
 fi

@@ -11,17 +11,8 @@ t=$(mktemp -d) || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 n=0
 failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $*"
-}
+# shellcheck source=tests/unit/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 # the hook, with its run-time directory moved into the sandbox
 sed "s|/run/torpor|$t/run|g" "$top/dracut-module/90torpor/torpor-cmdline.sh" >"$t/cmdline.sh"

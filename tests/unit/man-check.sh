@@ -9,19 +9,11 @@
 # check installs it).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
-n=0
+# shellcheck disable=SC2034 # n and TAP_PREFIX are tap.sh's
+n=0 TAP_PREFIX="man: "
 failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - man: $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - man: $1"
-	failed=$((failed + 1))
-}
+# shellcheck source=tests/unit/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 if ! command -v groff >/dev/null 2>&1; then
 	echo "not ok 1 - man: groff not found (install it with: sh tests/deps.sh check)"

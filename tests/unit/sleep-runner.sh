@@ -11,18 +11,15 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
-n=0
+# shellcheck disable=SC2034 # n and TAP_PREFIX are tap.sh's
+n=0 TAP_PREFIX="torpor-sleep: "
 failed=0
+# shellcheck source=tests/unit/tap.sh
+. "$(dirname "$0")/tap.sh"
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - torpor-sleep: $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - torpor-sleep: $1"
-	failed=$((failed + 1))
+# tap_diag: after a not ok line (tap.sh), the log of the run that failed
+# shellcheck disable=SC2317 # called by not_ok
+tap_diag() {
 	[ ! -f "$t/log" ] || sed 's/^/# /' "$t/log"
 }
 

@@ -67,46 +67,62 @@ static void test_good(void)
 	       "config: a '#' inside a value is part of it");
 }
 
+/* a file config_parse() refuses, and how: what expect_err() takes */
+struct bad_file {
+	const char *text;
+	enum config_err_kind kind;
+	unsigned int line;
+	const char *want;
+	const char *what;
+};
+
 static void test_errors(void)
 {
 	char line[CONFIG_LINE_MAX + 64];
+	const struct bad_file bad[] = {
+		{ "# a\n\n\n\n\n\nfoo = 1\n", CONFIG_E_UNKNOWN_KEY, 7, "unknown key 'foo'",
+		  "unknown key" },
+		{ "resume = /dev/vdb\njust words\n", CONFIG_E_SYNTAX, 2, "expected 'key = value'",
+		  "a line without '='" },
+		{ "\n = /dev/vdb\n", CONFIG_E_SYNTAX, 2, "expected", "no key before '='" },
+		{ "progress =\n", CONFIG_E_EMPTY_VALUE, 1, "no value for 'progress'",
+		  "an empty value" },
+		{ "\nresume = /dev/vdb # swap\n", CONFIG_E_BAD_VALUE, 2,
+		  "invalid value '/dev/vdb # swap' for 'resume'", "a comment after a value" },
+		{ "resume_offset = 12x\n", CONFIG_E_BAD_VALUE, 1, "not a decimal page number",
+		  "resume_offset not a number" },
+		{ "resume_offset = -1\n", CONFIG_E_BAD_VALUE, 1, "for 'resume_offset'",
+		  "resume_offset negative" },
+		{ "resume_offset = 18446744073709551616\n", CONFIG_E_BAD_VALUE, 1,
+		  "for 'resume_offset'", "resume_offset over 2^64-1" },
+		{ "poweroff = off\n", CONFIG_E_BAD_VALUE, 1, "not 'shutdown', 'reboot'",
+		  "poweroff not a mode" },
+		{ "progress = maybe\n", CONFIG_E_BAD_VALUE, 1, "not 'yes' or 'no'",
+		  "progress not a bool" },
+		{ "image_size = 1T\n", CONFIG_E_BAD_VALUE, 1, "for 'image_size'",
+		  "image_size unknown suffix" },
+		{ "image_size = 17179869184G\n", CONFIG_E_BAD_VALUE, 1, "for 'image_size'",
+		  "image_size overflowing" },
+		{ "image_size = 2GB\n", CONFIG_E_BAD_VALUE, 1, "for 'image_size'",
+		  "image_size two-letter suffix" },
+		{ line, CONFIG_E_BAD_VALUE, 1, "for 'resume'", "resume over 255 bytes" },
+		{ "progress = yes\n# x\nprogress = no\n", CONFIG_E_DUPLICATE, 3,
+		  "duplicate key 'progress', first given on line 1", "a key given twice" },
+		{ "resume = a\nresume-offset = 1\nresume_offset = 1\n", CONFIG_E_DUPLICATE, 3,
+		  "duplicate key", "a key given twice, spelt two ways" },
+		{ "resume = a\r\n\r\nfoo\r\n", CONFIG_E_SYNTAX, 3, "expected",
+		  "CRLF line numbers" },
+		{ "Resume = /dev/vdb\n", CONFIG_E_UNKNOWN_KEY, 1, "unknown key 'Resume'",
+		  "keys are case-sensitive" },
+	};
+	size_t i;
 
-	expect_err("# a\n\n\n\n\n\nfoo = 1\n", CONFIG_E_UNKNOWN_KEY, 7, "unknown key 'foo'",
-		   "unknown key");
-	expect_err("resume = /dev/vdb\njust words\n", CONFIG_E_SYNTAX, 2, "expected 'key = value'",
-		   "a line without '='");
-	expect_err("\n = /dev/vdb\n", CONFIG_E_SYNTAX, 2, "expected", "no key before '='");
-	expect_err("progress =\n", CONFIG_E_EMPTY_VALUE, 1, "no value for 'progress'",
-		   "an empty value");
-	expect_err("\nresume = /dev/vdb # swap\n", CONFIG_E_BAD_VALUE, 2,
-		   "invalid value '/dev/vdb # swap' for 'resume'", "a comment after a value");
-	expect_err("resume_offset = 12x\n", CONFIG_E_BAD_VALUE, 1, "not a decimal page number",
-		   "resume_offset not a number");
-	expect_err("resume_offset = -1\n", CONFIG_E_BAD_VALUE, 1, "for 'resume_offset'",
-		   "resume_offset negative");
-	expect_err("resume_offset = 18446744073709551616\n", CONFIG_E_BAD_VALUE, 1,
-		   "for 'resume_offset'", "resume_offset over 2^64-1");
-	expect_err("poweroff = off\n", CONFIG_E_BAD_VALUE, 1, "not 'shutdown', 'reboot'",
-		   "poweroff not a mode");
-	expect_err("progress = maybe\n", CONFIG_E_BAD_VALUE, 1, "not 'yes' or 'no'",
-		   "progress not a bool");
-	expect_err("image_size = 1T\n", CONFIG_E_BAD_VALUE, 1, "for 'image_size'",
-		   "image_size unknown suffix");
-	expect_err("image_size = 17179869184G\n", CONFIG_E_BAD_VALUE, 1, "for 'image_size'",
-		   "image_size overflowing");
-	expect_err("image_size = 2GB\n", CONFIG_E_BAD_VALUE, 1, "for 'image_size'",
-		   "image_size two-letter suffix");
+	/* the value of "resume over 255 bytes" */
 	memset(line, 'a', 300);
 	memcpy(line, "resume = ", 9);
 	line[300] = '\0';
-	expect_err(line, CONFIG_E_BAD_VALUE, 1, "for 'resume'", "resume over 255 bytes");
-	expect_err("progress = yes\n# x\nprogress = no\n", CONFIG_E_DUPLICATE, 3,
-		   "duplicate key 'progress', first given on line 1", "a key given twice");
-	expect_err("resume = a\nresume-offset = 1\nresume_offset = 1\n", CONFIG_E_DUPLICATE, 3,
-		   "duplicate key", "a key given twice, spelt two ways");
-	expect_err("resume = a\r\n\r\nfoo\r\n", CONFIG_E_SYNTAX, 3, "expected", "CRLF line numbers");
-	expect_err("Resume = /dev/vdb\n", CONFIG_E_UNKNOWN_KEY, 1, "unknown key 'Resume'",
-		   "keys are case-sensitive");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		expect_err(bad[i].text, bad[i].kind, bad[i].line, bad[i].want, bad[i].what);
 }
 
 static void test_long_and_nul(void)

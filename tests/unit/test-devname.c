@@ -998,7 +998,7 @@ static void test_fsunique(void)
 	tap_ok(fsunique_check(fs, 3, NULL, &c) == FSUNIQUE_ALONE,
 	       "fsunique: a filesystem no device shows by content is left to the boot");
 
-	/* a copy of the ext4 disk attached, as 60-ext-clone.sh does */
+	/* a copy of the ext4 disk attached, as 53-ext-clone.sh does */
 	add_block("sdj", NULL, 0, 8, 144, 16384);
 	copy_rel("dev/vda2", "dev/sdj");
 	r = fsunique_check(fs, 3, NULL, &c);

@@ -110,6 +110,13 @@ static struct fit_input input(uint64_t total, uint64_t free_mib, uint64_t anon, 
 	return in;
 }
 
+/* the compression sample of @in: @raw pages of memory took @stored pages */
+static void sample(struct fit_input *in, uint64_t raw, uint64_t stored)
+{
+	in->sample_raw = raw * PS;
+	in->sample_stored = stored * PS;
+}
+
 static void test_estimate(void)
 {
 	struct fit_input in;
@@ -125,8 +132,7 @@ static void test_estimate(void)
 	       "fitcheck: below image_size everything in use is the image; no sample: ratio 1");
 	tap_ok(e.margin == stream / 16 + 4 * MIB, "fitcheck: the margin is a sixteenth and 4 MiB");
 
-	in.sample_raw = 64 * PS;
-	in.sample_stored = 33 * PS;
+	sample(&in, 64, 33);
 	in.map_bytes = 3 * PS;
 	fitcheck_estimate(&in, &e);
 	tap_ok(e.ratio_permille == 515 && e.stored == (stream * 33 / 64 + PS - 1) / PS * PS + 3 * PS &&
@@ -230,8 +236,7 @@ static void test_priorities(void)
 	 * disk area the 0.8 GiB more.
 	 */
 	in = input(16384, 3072, 11776, 1024, 0, 16384 * 2 / 5);
-	in.sample_raw = 100 * PS;
-	in.sample_stored = 40 * PS;
+	sample(&in, 100, 40);
 	fitcheck_estimate(&in, &alone);
 	tap_ok(!fitcheck_fits(&alone, 8192 * MIB) && alone.swapped_here == alone.swapped &&
 	       near(alone.swapped, 16384 - 3072 - 6553 - 1024),
@@ -256,8 +261,7 @@ static void test_priorities(void)
 
 	/* less to free: zram takes it all, nothing swapped to the disk area */
 	in = input(16384, 5632, 9216, 1024, 0, 16384 * 2 / 5);
-	in.sample_raw = 100 * PS;
-	in.sample_stored = 40 * PS;
+	sample(&in, 100, 40);
 	set_swaps(&in, fedora, "/dev/nvme0n1p3");
 	fitcheck_estimate(&in, &e);
 	tap_ok(e.swapped_here == 0 && near(e.swapped, (10752 - 6553 - 1024) * 10 / 6) &&
@@ -355,8 +359,7 @@ static void test_imagefile(void)
 	 * anonymous memory, image_size 800 MiB: 600 MiB to free.
 	 */
 	in = input(2048, 448, 1400, 150, 50, 800);
-	in.sample_raw = 100 * PS;
-	in.sample_stored = 35 * PS;
+	sample(&in, 100, 35);
 	tap_ok(set_swaps(&in, HEADER "/dev/zram0 partition 1048572 0 -2\n"
 			 "/var/lib/torpor/image file 1048572 0 -3\n", "/var/lib/torpor/image") ==
 	       0 && in.nr_areas == 1 && in.areas[0].in_memory,
@@ -369,8 +372,7 @@ static void test_imagefile(void)
 
 	/* too few anonymous pages for zram to free enough: the image stays larger */
 	in = input(1024, 700, 262, 60, 5, 96);
-	in.sample_raw = 100 * PS;
-	in.sample_stored = 50 * PS;
+	sample(&in, 100, 50);
 	set_swaps(&in, HEADER "/dev/zram0 partition 524284 0 100\n"
 		  "/var/lib/torpor/image file 262140 0 -2\n", "/var/lib/torpor/image");
 	fitcheck_estimate(&in, &e);
@@ -393,8 +395,7 @@ static void test_advise(void)
 	 * would swap out more.
 	 */
 	in = input(16384, 3072, 11776, 1024, 0, 16384 * 2 / 5);
-	in.sample_raw = 100 * PS;
-	in.sample_stored = 40 * PS;
+	sample(&in, 100, 40);
 	r = fitcheck_advise(&in, 8192 * MIB, &size);
 	tap_ok(r == 1 && size == 8192 * MIB,
 	       "fitcheck: swapped out to the target: raise image_size to half of memory (%llu MiB)",
@@ -425,8 +426,7 @@ static void test_advise(void)
 
 	/* 600 MiB in use, 430 of it cache: a lower image_size drops it, swaps nothing */
 	in = input(1024, 424, 100, 400, 30, 400);
-	in.sample_raw = 100 * PS;
-	in.sample_stored = 50 * PS;
+	sample(&in, 100, 50);
 	fitcheck_estimate(&in, &e);
 	r = fitcheck_advise(&in, 150 * MIB, &size);
 	tap_ok(!fitcheck_fits(&e, 150 * MIB) && r == 1 &&
@@ -443,8 +443,7 @@ static void test_fits(void)
 
 	/* the QEMU scenarios: 256 MiB of half-random pages and ~60 MiB else in use */
 	in = input(1024, 700, 262, 60, 5, 400);
-	in.sample_raw = 64 * PS;
-	in.sample_stored = 34 * PS;
+	sample(&in, 64, 34);
 	fitcheck_estimate(&in, &e);
 	tap_ok(!fitcheck_fits(&e, 48 * MIB), "fitcheck: 324 MiB at ratio 0.53 does not fit 48 MiB");
 	tap_ok(fitcheck_fits(&e, 1023 * MIB), "fitcheck: it fits a 1 GiB area");

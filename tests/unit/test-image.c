@@ -198,11 +198,63 @@ static void put32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);	/* tests run on little-endian x86 */
 }
 
+/* a word of the encoded meta overwritten: the decoder must reject the result */
+struct poke {
+	size_t off;
+	uint32_t val;
+	const char *what;
+};
+
+/* in make_image()'s meta: the header, then its one extent, then the first block */
+#define EXT sizeof(struct torpor_meta)
+#define BLK (EXT + 16)
+static const struct poke meta_pokes[] = {
+	{ 0, 0x58585858, "bad meta magic" },
+	{ 8, 9, "unknown meta version" },
+	{ 16, 1000, "non power-of-two page size" },
+	{ 24, 7, "unknown algorithm" },
+	{ 28, 0, "zero block size" },
+	{ 28, 100000, "huge block size" },
+	{ 32, 12345, "stream not a page multiple" },
+	{ 40, 1, "stored bytes not matching blocks" },
+	{ 48, 99, "data pages not matching blocks" },
+	{ 56, 12, "block count not matching stream" },
+	{ 60, 0, "zero extents" },
+	{ 60, 0x10000000, "enormous extent count" },
+	{ 64, 0xffffffff, "enormous filesystem count" },
+	{ EXT + 8, 0, "zero-length extent" },
+	{ EXT + 0, 123, "unaligned extent" },
+	{ EXT + 4, 0xffffffff, "extent offset past 2^63" },
+	{ BLK + 0, 0, "zero stored length" },
+	{ BLK + 0, 300000, "stored length above the LZ4 bound" },
+	{ BLK + 4, 4, "unknown block flag" },
+	{ BLK + 4, TORPOR_BLOCK_RAW, "raw block whose length is not the block size" },
+};
+#undef EXT
+#undef BLK
+
+/* in its filesystem record, the last 48 bytes */
+static const struct poke fs_pokes[] = {
+	{ 4, 0, "filesystem kind 0" },
+	{ 4, TORPOR_FS_XFS + 1, "unknown filesystem kind" },
+};
+
+/* Each of the @n pokes at @base of a copy of @buf (the meta, @len bytes) is rejected. */
+static void poke_all(const struct poke *p, size_t n, size_t base, const uint8_t *buf,
+		     uint8_t *bad, size_t len, uint64_t dev)
+{
+	for (; n; n--, p++) {
+		memcpy(bad, buf, len);
+		put32(bad + base + p->off, p->val);
+		tap_ok(decode_buf(bad, len, dev) < 0, "image: %s rejected", p->what);
+	}
+}
+
 static void test_meta(void)
 {
 	struct torpor_image img, d;
 	uint64_t dev = 1ULL << 30;
-	size_t len, tbl;
+	size_t len;
 	uint8_t *buf, *bad;
 	int r;
 
@@ -244,35 +296,11 @@ static void test_meta(void)
 	tap_ok(image_meta_decode(buf, len, dev, PS, &d) == -EBADMSG,
 	       "image: extent covering the swap header rejected");
 
-#define POKE(off, val, what) do { memcpy(bad, buf, len); put32(bad + (off), (val)); \
-	tap_ok(decode_buf(bad, len, dev) < 0, "image: " what " rejected"); } while (0)
-	POKE(0, 0x58585858, "bad meta magic");
-	POKE(8, 9, "unknown meta version");
-	POKE(16, 1000, "non power-of-two page size");
-	POKE(24, 7, "unknown algorithm");
-	POKE(28, 0, "zero block size");
-	POKE(28, 100000, "huge block size");
-	POKE(32, 12345, "stream not a page multiple");
-	POKE(40, 1, "stored bytes not matching blocks");
-	POKE(48, 99, "data pages not matching blocks");
-	POKE(56, 12, "block count not matching stream");
-	POKE(60, 0, "zero extents");
-	POKE(60, 0x10000000, "enormous extent count");
-	POKE(64, 0xffffffff, "enormous filesystem count");
-	tbl = sizeof(struct torpor_meta);
-	POKE(tbl + 8, 0, "zero-length extent");
-	POKE(tbl + 0, 123, "unaligned extent");
-	POKE(tbl + 4, 0xffffffff, "extent offset past 2^63");
-	tbl += 16;
-	POKE(tbl + 0, 0, "zero stored length");
-	POKE(tbl + 0, 300000, "stored length above the LZ4 bound");
-	POKE(tbl + 4, 4, "unknown block flag");
-	POKE(tbl + 4, TORPOR_BLOCK_RAW, "raw block whose length is not the block size");
+	poke_all(meta_pokes, sizeof(meta_pokes) / sizeof(meta_pokes[0]), 0, buf, bad, len, dev);
 	memcpy(bad, buf, len);
 	memset(bad + 88 + 64, 'x', 1);	/* release must end in NUL */
 	tap_ok(decode_buf(bad, len, dev) < 0, "image: unterminated kernel release rejected");
-	POKE(len - 48 + 4, 0, "filesystem kind 0");
-	POKE(len - 48 + 4, TORPOR_FS_XFS + 1, "unknown filesystem kind");
+	poke_all(fs_pokes, sizeof(fs_pokes) / sizeof(fs_pokes[0]), len - 48, buf, bad, len, dev);
 	memcpy(bad, buf, len);
 	put32(bad + len - 48 + 4, TORPOR_FS_BTRFS);
 	memset(&d, 0, sizeof(d));
@@ -283,10 +311,19 @@ static void test_meta(void)
 	tap_ok(image_meta_decode(bad, len, dev, 0, &d) == 0 && d.fs[0].kind == TORPOR_FS_XFS,
 	       "image: an xfs stamp decodes");
 	image_free(&d);
-#undef POKE
 	image_free(&img);
+	free(buf);
+	free(bad);
+}
 
-	/* two extents that overlap */
+/* Two extents of the meta that overlap: rejected. */
+static void test_meta_overlap(void)
+{
+	struct torpor_image img;
+	uint64_t dev = 1ULL << 30;
+	uint8_t *buf;
+	size_t len;
+
 	make_image(&img, 4 * TORPOR_BLOCK_PAGES * PS);
 	img.extents = realloc(img.extents, 2 * sizeof(*img.extents));
 	img.meta.nr_extents = 2;
@@ -295,12 +332,11 @@ static void test_meta(void)
 	img.extents[1].offset = 11 * PS;
 	img.extents[1].pages = 2;
 	len = image_meta_bytes(2, img.meta.nr_blocks, 1);
-	buf = realloc(buf, len);
+	buf = malloc(len);
 	image_meta_encode(&img, buf, len);
 	tap_ok(decode_buf(buf, len, dev) == -EBADMSG, "image: overlapping extents rejected");
 	image_free(&img);
 	free(buf);
-	free(bad);
 }
 
 /* The table bounds that keep torpor-resume's memory small: at the bound, and one past. */
@@ -401,6 +437,7 @@ int main(void)
 	test_root();
 	test_other_format();
 	test_meta();
+	test_meta_overlap();
 	test_bounds();
 	test_late();
 	return tap_done();

@@ -395,9 +395,63 @@ static void expect(struct group *g, const char *what, const uint8_t *c, size_t c
 		fail(g, "%s: returned %zd, want %zd", what, r, want1);
 }
 
+/* a block of one sequence (@nlit literals, a match of @ml at @off) and a last one of @last */
+struct two_seq {
+	const char *what;
+	size_t nlit, off, ml, last;
+	size_t cap;			/* the output's room */
+	ssize_t want1, want2;		/* what expect() takes */
+};
+
+static const uint8_t lits[32] = "0123456789abcdefghijklmnopqrstu";
+
+/* expect() each of the @n blocks of @t, encoded into @c */
+static void expect_two_seqs(struct group *g, const struct two_seq *t, size_t n, uint8_t *c)
+{
+	size_t len;
+
+	for (; n; n--, t++) {
+		len = put_seq(c, lits, t->nlit, t->off, t->ml);
+		len += put_seq(c + len, lits, t->last, 0, 0);
+		expect(g, t->what, c, len, t->cap, t->want1, t->want2);
+	}
+}
+
+#define NROWS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* the end-of-block rules: the last sequence is 5 literals or more, no match in the last 12 bytes */
+static void test_end_of_block(uint8_t *c)
+{
+	static const struct two_seq ends[] = {
+		{ "4 last literals", 8, 8, 8, 4, 100, -EINVAL, -EINVAL },
+		{ "last match 11 bytes from the end", 8, 8, 4, 7, 100, -EINVAL, -EINVAL },
+		{ "last match 12 bytes from the end", 8, 8, 5, 7, 100, 20, 20 },
+	};
+	struct group g = { 0 };
+	size_t n;
+
+	expect_two_seqs(&g, ends, NROWS(ends), c);
+	n = put_seq(c, lits, 8, 8, 4);
+	n += put_seq(c + n, lits, 5, 0, 0);
+	n += put_seq(c + n, lits, 3, 0, 0);
+	expect(&g, "8 literals in two sequences", c, n, 100, -EINVAL, -EINVAL);
+	n = put_seq(c, lits, 3, 0, 0);
+	expect(&g, "3 literals and no match", c, n, 100, 3, 3);
+	group_end(&g, "end-of-block rules: 5 last literals, last match 12 bytes from the end");
+}
+
 static void test_malformed(void)
 {
-	static const uint8_t lits[32] = "0123456789abcdefghijklmnopqrstu";
+	static const struct two_seq offsets[] = {
+		{ "offset 0", 8, 0, 4, 12, 100, -EINVAL, -EINVAL },
+		{ "offset 9 after 8 bytes", 8, 9, 4, 12, 100, -EINVAL, -EINVAL },
+		{ "offset 65535 after 8 bytes", 8, 65535, 4, 12, 100, -EINVAL, -EINVAL },
+		{ "match before any output", 0, 1, 4, 12, 100, -EINVAL, -EINVAL },
+	};
+	static const struct two_seq past_cap[] = {
+		{ "match past dst_cap", 8, 1, 1000, 12, 999, -ENOSPC, -ENOSPC },
+		{ "literals past dst_cap", 8, 1, 1000, 12, 5, -ENOSPC, -ENOSPC },
+	};
 	static uint8_t c[300000];
 	struct group g = { 0 };
 	uint8_t b;
@@ -417,18 +471,7 @@ static void test_malformed(void)
 	}
 	group_end(&g, "all 256 one-byte blocks: 0x00-0x0f decode to nothing, the rest fail");
 
-	n = put_seq(c, lits, 8, 0, 4);
-	n += put_seq(c + n, lits, 12, 0, 0);
-	expect(&g, "offset 0", c, n, 100, -EINVAL, -EINVAL);
-	n = put_seq(c, lits, 8, 9, 4);
-	n += put_seq(c + n, lits, 12, 0, 0);
-	expect(&g, "offset 9 after 8 bytes", c, n, 100, -EINVAL, -EINVAL);
-	n = put_seq(c, lits, 8, 65535, 4);
-	n += put_seq(c + n, lits, 12, 0, 0);
-	expect(&g, "offset 65535 after 8 bytes", c, n, 100, -EINVAL, -EINVAL);
-	n = put_seq(c, lits, 0, 1, 4);
-	n += put_seq(c + n, lits, 12, 0, 0);
-	expect(&g, "match before any output", c, n, 100, -EINVAL, -EINVAL);
+	expect_two_seqs(&g, offsets, NROWS(offsets), c);
 	group_end(&g, "offset 0 and offsets before the start of the output are -EINVAL");
 
 	c[0] = 0x50;
@@ -457,28 +500,10 @@ static void test_malformed(void)
 	n += 200000;
 	n += put_seq(c + n, lits, 12, 0, 0);
 	expect(&g, "match run of 51 MB into 1 MiB", c, n, 1 << 20, -ENOSPC, -EINVAL);
-	n = put_seq(c, lits, 8, 1, 1000);
-	n += put_seq(c + n, lits, 12, 0, 0);
-	expect(&g, "match past dst_cap", c, n, 999, -ENOSPC, -ENOSPC);
-	expect(&g, "literals past dst_cap", c, n, 5, -ENOSPC, -ENOSPC);
+	expect_two_seqs(&g, past_cap, NROWS(past_cap), c);
 	group_end(&g, "huge 255-run lengths and runs past dst_cap fail fast, no overflow");
 
-	n = put_seq(c, lits, 8, 8, 8);
-	n += put_seq(c + n, lits, 4, 0, 0);
-	expect(&g, "4 last literals", c, n, 100, -EINVAL, -EINVAL);
-	n = put_seq(c, lits, 8, 8, 4);
-	n += put_seq(c + n, lits, 7, 0, 0);
-	expect(&g, "last match 11 bytes from the end", c, n, 100, -EINVAL, -EINVAL);
-	n = put_seq(c, lits, 8, 8, 5);
-	n += put_seq(c + n, lits, 7, 0, 0);
-	expect(&g, "last match 12 bytes from the end", c, n, 100, 20, 20);
-	n = put_seq(c, lits, 8, 8, 4);
-	n += put_seq(c + n, lits, 5, 0, 0);
-	n += put_seq(c + n, lits, 3, 0, 0);
-	expect(&g, "8 literals in two sequences", c, n, 100, -EINVAL, -EINVAL);
-	n = put_seq(c, lits, 3, 0, 0);
-	expect(&g, "3 literals and no match", c, n, 100, 3, 3);
-	group_end(&g, "end-of-block rules: 5 last literals, last match 12 bytes from the end");
+	test_end_of_block(c);
 }
 
 /* every offset 1..40 with lengths 4..80, away from the output's end and right at it */

@@ -24,6 +24,8 @@
 #include "blkio.h"
 #include "loader.h"
 #include "procdir.h"
+#include "snapsink.h"
+#include "swapfile.h"
 #include "tap.h"
 #include "writer.h"
 
@@ -35,65 +37,29 @@ static char swap_path[256], stream_path[256];
 static uint8_t *stream;
 static size_t stream_len;
 
-/* fake slot allocator: slot k of a permutation, or -ENOSPC past the limit */
-static uint64_t slot_next, slot_limit;
+/* fake_alloc()'s slots: in order, or scattered */
 static int slot_scatter;
 
-static int fake_alloc(int fd, uint64_t *ret)
+static uint64_t slot_offset(uint64_t k)
 {
-	uint64_t k;
-
-	(void)fd;
-	if (slot_next >= slot_limit)
-		return -ENOSPC;
-	k = slot_next++;
 	/* scattered: pairs of slots swapped, so no run is longer than one page */
 	if (slot_scatter)
 		k = k ^ 1;
-	*ret = (k + 1) * PS;	/* slot 0 is the header page */
-	return 0;
+	return (k + 1) * PS;	/* slot 0 is the header page */
 }
-
-/* sink: collects the fed stream, then answers 0 like the kernel at the end */
-static uint8_t *sink;
-static size_t sink_len;
 
 /* the loader feeding now, what its reader had open, and whether to kill that reader */
 static struct loader *cur;
 static int reader_fds = -1, kill_reader;
 
-
-static ssize_t sink_write(int fd, const void *buf, size_t len)
+/* before the sink takes the first page: the reader has filled a slot and is not reaped yet */
+static void check_reader(void)
 {
-	(void)fd;
-	/* the first page: the reader has filled a slot and is not reaped yet */
-	if (sink_len == 0 && cur && cur->reader_pid > 0) {
+	if (cur && cur->reader_pid > 0) {
 		reader_fds = count_fds(cur->reader_pid);
 		if (kill_reader)
 			kill(cur->reader_pid, SIGKILL);
 	}
-	if (sink_len >= stream_len)
-		return 0;
-	memcpy(sink + sink_len, buf, len);
-	sink_len += len;
-	return (ssize_t)len;
-}
-
-/* writev() as /dev/snapshot's: a page at a time, stopping at the first one not taken */
-static ssize_t sink_writev(int fd, const struct iovec *iov, int cnt)
-{
-	ssize_t done = 0, n;
-	int i;
-
-	for (i = 0; i < cnt; i++) {
-		n = sink_write(fd, iov[i].iov_base, iov[i].iov_len);
-		if (n < 0)
-			return done ? done : n;
-		done += n;
-		if ((size_t)n != iov[i].iov_len)
-			break;
-	}
-	return done;
 }
 
 static void make_stream(size_t pages)
@@ -102,10 +68,11 @@ static void make_stream(size_t pages)
 	size_t i;
 
 	free(stream);
-	free(sink);
+	free(sink.copy);
 	stream_len = pages * PS;
 	stream = malloc(stream_len);
-	sink = malloc(stream_len);
+	sink.copy = malloc(stream_len);
+	sink.len = stream_len;
 	for (i = 0; i < stream_len / 4; i++) {
 		/* a quarter zero pages, the rest half compressible */
 		size_t page = i * 4 / PS;
@@ -117,17 +84,8 @@ static void make_stream(size_t pages)
 
 static int mkswap_file(void)
 {
-	char cmd[512];
-	int fd;
-
-	fd = open(swap_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)SWAP_PAGES * PS) < 0)
-		return -1;
-	close(fd);
-	snprintf(cmd, sizeof(cmd),
-		 "mkswap -U 11111111-2222-3333-4444-555555555555 -L tswap %s >/dev/null 2>&1",
-		 swap_path);
-	return system(cmd);
+	return swapfile_make(swap_path, (uint64_t)SWAP_PAGES * PS,
+			     "-U 11111111-2222-3333-4444-555555555555 -L tswap ");
 }
 
 /* the writer's stop hooks: stop before block stop_block (0: never), cancel the commit */
@@ -258,7 +216,7 @@ static int read_image(const char **failed, int invalidate)
 	const char *wrong;
 	int dev, r;
 
-	sink_len = 0;
+	sink.off = 0;
 	reader_fds = -1;
 	dev = open(swap_path, O_RDWR);
 	r = loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
@@ -286,7 +244,7 @@ static int read_image(const char **failed, int invalidate)
 		}
 	}
 	cur = NULL;
-	if (r == 0 && (sink_len != stream_len || memcmp(sink, stream, stream_len)))
+	if (r == 0 && (sink.off != stream_len || memcmp(sink.copy, stream, stream_len)))
 		r = -EIO;
 	*failed = l.failed ? l.failed : "";
 	fed_block = l.failed_block;
@@ -327,8 +285,8 @@ static void write_stream(size_t pages)
 	close(fd);
 }
 
-/* The writer and loader checks, in the loader mode sync_mode names. */
-static void run_suite(void)
+/* Write and load round trips: progress, the header page before and after. */
+static void suite_roundtrip(void)
 {
 	struct writer w;
 	const char *failed;
@@ -364,6 +322,15 @@ static void run_suite(void)
 	r = write_image(1, SWAP_PAGES - 1, &w);
 	T(r == 0 && read_image(&failed, 0) == 0,
 	  "scattered slots (one-page extents) round trip");
+}
+
+/* Committed images discarded: after a wake-up, and when the next hibernation starts. */
+static void suite_discards(void)
+{
+	struct writer w;
+	const char *failed;
+	uint8_t page[PS], fresh[PS];
+	int r;
 
 	/* --poweroff=hybrid woke up: the committed image is discarded before the thaw */
 	mkswap_file();
@@ -415,6 +382,15 @@ static void run_suite(void)
 	tap_ok(r == 0 && !memcmp(page, fresh, PS) && read_image(&failed, 0) == -ENOENT,
 	       "pipeline: an old image is invalidated on disk when the next hibernation reads "
 	       "the header, before it writes anything; --check leaves it (%d)", r);
+}
+
+/* A write that fails or is stopped: plain swap is left, the poll and before_root hooks. */
+static void suite_stops(void)
+{
+	struct writer w;
+	const char *failed;
+	uint8_t page[PS], fresh[PS];
+	int r;
 
 	mkswap_file();
 	r = write_image(0, 100, &w);
@@ -442,6 +418,15 @@ static void run_suite(void)
 	r = write_image(0, SWAP_PAGES - 1, &w);
 	T(r == 0 && polls == 6 && root_calls == 1 && read_image(&failed, 0) == 0,
 	  "poll once per block, before_root once, then the commit");
+}
+
+/* Each part of a good image damaged, a device too short, an unreadable header. */
+static void suite_damage(void)
+{
+	struct writer w;
+	const char *failed;
+	uint8_t page[PS], fresh[PS];
+	int r;
 
 	/* damage each part of a good image: all must be refused by name */
 	write_image(0, SWAP_PAGES - 1, &w);
@@ -500,12 +485,60 @@ static void run_suite(void)
 }
 
 
+/* The writer and loader checks, in the loader mode sync_mode names. */
+static void run_suite(void)
+{
+	suite_roundtrip();
+	suite_discards();
+	suite_stops();
+	suite_damage();
+}
+
 /* the data area's first byte, and how far to cut it: half its stored bytes */
 static uint64_t data_cut;
 
 static void cut_device(struct loader *l)
 {
 	(void)!truncate(swap_path, (off_t)(l->img.extents[0].offset + data_cut));
+}
+
+/*
+ * The large image (written again by run_large) cut short midway, its worker
+ * killed, and written in 4 MiB blocks.
+ */
+static void large_failures(void)
+{
+	struct writer w;
+	const char *failed;
+	int r;
+
+	before_feed = cut_device;
+	r = read_image(&failed, 0);
+	before_feed = NULL;
+	T(r == -EIO && !strcmp(failed, "reading a data block") && fed_block > 0 && sink.off > 0 &&
+	  sink.off < stream_len, "device cut short midway: '%s' at block %u after %zu KiB (%d)",
+	  failed, fed_block, sink.off >> 10, r);
+	mkswap_file();
+
+	if (!sync_mode) {
+		r = write_image(0, SWAP_PAGES - 1, &w);
+		kill_reader = 1;
+		r = r ? r : read_image(&failed, 0);
+		kill_reader = 0;
+		T(r == -EIO && strstr(failed, "worker process") && fed_block == 0 &&
+		  sink.off < stream_len, "reader killed mid-load: a clean failure: %s (%d)", failed,
+		  r);
+	}
+
+	/* 4 MiB blocks (a 1 TiB machine): two slots would be 8 MiB, so always synchronous */
+	mem_bytes = 1ull << 40;
+	r = write_image(0, SWAP_PAGES - 1, &w);
+	mem_bytes = 0;
+	expect_sync = 1;
+	r = r ? r : read_image(&failed, 0);
+	expect_sync = 0;
+	T(r == 0, "4 MiB blocks are read synchronously, and round trip (%d %s)", r, failed);
+	mkswap_file();
 }
 
 /*
@@ -553,7 +586,7 @@ static void run_large(void)
 	/* the workers wait for a slot when the first block fails: they must be killed */
 	poke(PS + 100, 0x40);
 	r = read_image(&failed, 0);
-	T(r == -EBADMSG && !strcmp(failed, "data block checksum") && sink_len == 0,
+	T(r == -EBADMSG && !strcmp(failed, "data block checksum") && sink.off == 0,
 	  "large image, first block damaged: refused before any page, no process left: %s", failed);
 	r = write_image(0, SWAP_PAGES - 1, &w);
 
@@ -569,38 +602,11 @@ static void run_large(void)
 	r = read_image(&failed, 0);
 	/* synchronously every block before it; with workers the pieces (4 blocks) before its own */
 	T(r == -EBADMSG && !strcmp(failed, "data block checksum") && fed_block == 69 &&
-	  sink_len == (sync_mode ? 69ull : 68ull) * 64 * PS,
+	  sink.off == (sync_mode ? 69ull : 68ull) * 64 * PS,
 	  "large image, block 69 damaged: refused by name (%u), only what came before it fed "
-	  "(%zu KiB)", fed_block, sink_len >> 10);
+	  "(%zu KiB)", fed_block, sink.off >> 10);
 	r = write_image(0, SWAP_PAGES - 1, &w);
-
-	before_feed = cut_device;
-	r = read_image(&failed, 0);
-	before_feed = NULL;
-	T(r == -EIO && !strcmp(failed, "reading a data block") && fed_block > 0 && sink_len > 0 &&
-	  sink_len < stream_len, "device cut short midway: '%s' at block %u after %zu KiB (%d)",
-	  failed, fed_block, sink_len >> 10, r);
-	mkswap_file();
-
-	if (!sync_mode) {
-		r = write_image(0, SWAP_PAGES - 1, &w);
-		kill_reader = 1;
-		r = r ? r : read_image(&failed, 0);
-		kill_reader = 0;
-		T(r == -EIO && strstr(failed, "worker process") && fed_block == 0 &&
-		  sink_len < stream_len, "reader killed mid-load: a clean failure: %s (%d)", failed,
-		  r);
-	}
-
-	/* 4 MiB blocks (a 1 TiB machine): two slots would be 8 MiB, so always synchronous */
-	mem_bytes = 1ull << 40;
-	r = write_image(0, SWAP_PAGES - 1, &w);
-	mem_bytes = 0;
-	expect_sync = 1;
-	r = r ? r : read_image(&failed, 0);
-	expect_sync = 0;
-	T(r == 0, "4 MiB blocks are read synchronously, and round trip (%d %s)", r, failed);
-	mkswap_file();
+	large_failures();
 }
 
 int main(void)
@@ -613,6 +619,7 @@ int main(void)
 		return 1;
 	snprintf(swap_path, sizeof(swap_path), "%s/swap", dir);
 	snprintf(stream_path, sizeof(stream_path), "%s/stream", dir);
+	sink.first = check_reader;
 	run_suite();
 	run_large();
 	workers_mode = 1;

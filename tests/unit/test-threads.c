@@ -20,6 +20,8 @@
 #include "loader.h"
 #include "packpool.h"
 #include "procdir.h"
+#include "snapsink.h"
+#include "swapfile.h"
 #include "tap.h"
 #include "writer.h"
 
@@ -29,48 +31,12 @@
 
 static char dir[] = "/tmp/torpor-threads-XXXXXX";
 static char swap_path[256], stream_path[256];
-static uint8_t *stream, *sink;
-static size_t stream_len, sink_len;
-static uint64_t slot_next, slot_limit;
-
-/* slots in a scattered order: runs of three, then a gap */
-static int fake_alloc(int fd, uint64_t *ret)
+static uint8_t *stream;
+static size_t stream_len;
+/* fake_alloc()'s slots in a scattered order: runs of three, then a gap */
+static uint64_t slot_offset(uint64_t k)
 {
-	uint64_t k;
-
-	(void)fd;
-	if (slot_next >= slot_limit)
-		return -ENOSPC;
-	k = slot_next++;
-	*ret = (k + k / 3 + 1) * PS;
-	return 0;
-}
-
-static ssize_t sink_write(int fd, const void *buf, size_t len)
-{
-	(void)fd;
-	if (sink_len >= stream_len)
-		return 0;
-	memcpy(sink + sink_len, buf, len);
-	sink_len += len;
-	return (ssize_t)len;
-}
-
-/* writev() as /dev/snapshot's: a page at a time, stopping at the first one not taken */
-static ssize_t sink_writev(int fd, const struct iovec *iov, int cnt)
-{
-	ssize_t done = 0, n;
-	int i;
-
-	for (i = 0; i < cnt; i++) {
-		n = sink_write(fd, iov[i].iov_base, iov[i].iov_len);
-		if (n < 0)
-			return done ? done : n;
-		done += n;
-		if ((size_t)n != iov[i].iov_len)
-			break;
-	}
-	return done;
+	return (k + k / 3 + 1) * PS;
 }
 
 /* A page mix: zero pages, text-like, repeated binary records, random. */
@@ -81,7 +47,8 @@ static void make_stream(void)
 
 	stream_len = (size_t)STREAM_PAGES * PS;
 	stream = malloc(stream_len);
-	sink = malloc(stream_len);
+	sink.copy = malloc(stream_len);
+	sink.len = stream_len;
 	for (p = 0; p < STREAM_PAGES; p++) {
 		uint8_t *pg = stream + p * PS;
 
@@ -107,15 +74,7 @@ static void make_stream(void)
 
 static int mkswap_file(void)
 {
-	char cmd[512];
-	int fd;
-
-	fd = open(swap_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)SWAP_PAGES * PS) < 0)
-		return -1;
-	close(fd);
-	snprintf(cmd, sizeof(cmd), "mkswap %s >/dev/null 2>&1", swap_path);
-	return system(cmd);
+	return swapfile_make(swap_path, (uint64_t)SWAP_PAGES * PS, "");
 }
 
 /* Threads of this process. */
@@ -195,6 +154,18 @@ static struct result write_image(const struct pack_setting *set, unsigned thread
 	return res;
 }
 
+/* The loader on @dev up to the image map: 0 or the first error. */
+static int open_image(struct loader *l, int dev)
+{
+	int r = loader_init(l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
+
+	if (r == 0)
+		r = loader_read_root(l);
+	if (r == 0)
+		r = loader_read_meta(l);
+	return r;
+}
+
 /* The image's data in extent order, and its block table; loader-checked. */
 static int read_data(uint8_t **ret_data, size_t *ret_len, struct torpor_block **ret_blocks,
 		     uint32_t *ret_nr)
@@ -206,11 +177,7 @@ static int read_data(uint8_t **ret_data, size_t *ret_len, struct torpor_block **
 	int dev, r;
 
 	dev = open(swap_path, O_RDONLY);
-	r = loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
-	if (r == 0)
-		r = loader_read_root(&l);
-	if (r == 0)
-		r = loader_read_meta(&l);
+	r = open_image(&l, dev);
 	if (r < 0) {
 		loader_release(&l);
 		close(dev);
@@ -238,17 +205,13 @@ static int round_trip(void)
 	struct loader l;
 	int dev, r;
 
-	sink_len = 0;
+	sink.off = 0;
 	dev = open(swap_path, O_RDONLY);
-	r = loader_init(&l, dev, (uint64_t)SWAP_PAGES * PS, 0, PS);
-	if (r == 0)
-		r = loader_read_root(&l);
-	if (r == 0)
-		r = loader_read_meta(&l);
+	r = open_image(&l, dev);
 	l.write_pages = sink_writev;
 	if (r == 0)
 		r = loader_feed(&l, -1);
-	if (r == 0 && (sink_len != stream_len || memcmp(sink, stream, stream_len)))
+	if (r == 0 && (sink.off != stream_len || memcmp(sink.copy, stream, stream_len)))
 		r = -EIO;
 	loader_release(&l);
 	close(dev);
@@ -473,7 +436,7 @@ int main(void)
 	test_settings();
 	test_failures();
 	test_write_pages();
-	snprintf((char *)sink, stream_len, "rm -rf %s", dir);
-	(void)!system((char *)sink);
+	snprintf((char *)sink.copy, stream_len, "rm -rf %s", dir);
+	(void)!system((char *)sink.copy);
 	return tap_done();
 }
