@@ -18,6 +18,7 @@
 #include "hash.h"
 #include "loader.h"
 #include "lz4dec.h"
+#include "pageiov.h"
 #include "readahead.h"
 #include "wallclock.h"
 
@@ -37,10 +38,7 @@ static int feed_pages(struct loader *l, int snap_fd, const uint8_t *buf, size_t 
 	int cnt;
 
 	while (off < len) {
-		for (cnt = 0; cnt < FEED_IOV && off + (size_t)cnt * l->ps < len; cnt++) {
-			iov[cnt].iov_base = (void *)(buf + off + (size_t)cnt * l->ps);
-			iov[cnt].iov_len = l->ps;
-		}
+		cnt = pageiov_fill(iov, FEED_IOV, buf, off, len, l->ps);
 		n = l->write_pages(snap_fd, iov, cnt);
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -19,6 +19,7 @@
 #include "blkio.h"
 #include "hash.h"
 #include "monoclock.h"
+#include "pageiov.h"
 #include "snapshot.h"
 #include "taskwait.h"
 #include "writer.h"
@@ -261,10 +262,7 @@ static int read_block(struct writer *w, uint8_t *raw, size_t len)
 	int cnt;
 
 	while (off < len) {
-		for (cnt = 0; cnt < READ_IOV && off + (size_t)cnt * w->ps < len; cnt++) {
-			iov[cnt].iov_base = raw + off + (size_t)cnt * w->ps;
-			iov[cnt].iov_len = w->ps;
-		}
+		cnt = pageiov_fill(iov, READ_IOV, raw, off, len, w->ps);
 		n = readv(w->snap_fd, iov, cnt);
 		if (n < 0 && errno == EINTR)
 			continue;
