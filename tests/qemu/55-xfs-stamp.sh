@@ -20,7 +20,7 @@ TEST_DESCRIPTION="xfs: the sb_lsn and log head stamp survives a resume and a nor
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 
-XFS_DRIVERS="CRYPTO_CRC32C:crc32c_generic XFS_FS:xfs"
+XFS_DRIVERS="CRYPTO_CRC32C:crc32c_generic|crc32c_cryptoapi XFS_FS:xfs"
 FSARGS="torpor_fs=/dev/vda torpor_fstype=xfs"
 
 test_setup() {

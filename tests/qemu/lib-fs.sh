@@ -6,9 +6,9 @@
 
 # EXT4_DRIVERS, BTRFS_DRIVERS: what initrd_extend needs to mount such a disk in the guest
 # shellcheck disable=SC2034 # used by the scenarios
-EXT4_DRIVERS="CRYPTO_CRC32C:crc32c_generic EXT4_FS:ext4"
+EXT4_DRIVERS="CRYPTO_CRC32C:crc32c_generic|crc32c_cryptoapi EXT4_FS:ext4"
 # shellcheck disable=SC2034 # used by the scenarios
-BTRFS_DRIVERS="CRYPTO_CRC32C:crc32c_generic BTRFS_FS:btrfs"
+BTRFS_DRIVERS="CRYPTO_CRC32C:crc32c_generic|crc32c_cryptoapi BTRFS_FS:btrfs"
 
 # root_mkfs SIZE: make $T/root.img (/dev/vda) a fresh ext4 filesystem of SIZE, with
 # 4 KiB blocks as on real disks (mke2fs picks 1 KiB below 512 MiB, and a swap file

@@ -44,6 +44,7 @@ QEMU_SMP=${TORPOR_TEST_SMP:-1}
 TEST_MIB=${TORPOR_TEST_MIB:-256}
 SWAP_SIZE=${TORPOR_TEST_SWAP:-1G}
 # CONFIG symbol and module name of each driver the guest needs for its disks
+# (SYMBOL:NAME|OTHER where kernels name the module differently)
 GUEST_DRIVERS="VIRTIO_PCI:virtio_pci VIRTIO_BLK:virtio_blk"
 
 fails=0
@@ -120,11 +121,15 @@ module_list() {
 	END {
 		n = split(want, w, " ")
 		for (i = 1; i <= n; i++) {
-			if (!(w[i] in path)) {
+			# NAME|OTHER: the first of the names this kernel has
+			k = split(w[i], alt, "|")
+			for (j = 1; j <= k && !(alt[j] in path); j++)
+				;
+			if (j > k) {
 				print "lib: module " w[i] " not in modules.dep" > "/dev/stderr"
 				exit 1
 			}
-			load(path[w[i]])
+			load(path[alt[j]])
 		}
 	}' "$KTREE/lib/modules/$KVER/modules.dep"
 }
