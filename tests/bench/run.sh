@@ -31,7 +31,8 @@
 # the write phase's reading, slots, waits, staging, compressing and writing, the load
 # phase's worker processes, waiting for them, feeding, and their reading, hashing and decoding (summed), in ms
 # of wall clock (on one vCPU time-sharing counts twice), then each phase's CPU time (getrusage): all threads and
-# the writer's thread; the main process and the worker processes.
+# the writer's thread; the main process and the worker processes.  Last, a table of
+# the swap-slot allocation time on each kernel, per MiB of image.
 # The guest gets 1024 MiB, or 4 x the fill if that is more: the kernel needs free
 # memory about the size of the snapshot, and its default image_size (2/5 of RAM) must
 # hold the whole snapshot, or the kernel first reclaims memory down to image_size,
@@ -49,7 +50,8 @@
 # BENCH_REPORT=FILE prints the tables of an earlier run's results file, running nothing.
 #
 # Duration, measured under TCG on 2 host cores shared with other QEMU guests (load
-# average 4-5), one round on both kernels (6.1 and 6.12, torpor and kernel each):
+# average 4-5), one round on two kernels (6.1 and 6.12, torpor and kernel each; the
+# default is now three, so add half again):
 # 256 MiB about 5 min at -smp 1 and 4-6 min at -smp 2; 1 GiB 6-12 min at -smp 1 and
 # about as long at -smp 2.  So the default matrix (3 rounds x 256 and 1024 MiB x
 # -smp 1 and 2) takes about 1.5 hours, up to 2 on a loaded host;
@@ -283,6 +285,27 @@ else
 	run_all
 fi
 
+# slots_table: the swap-slot allocation time of each kernel (torpor asks the
+# kernel's allocator for every page it writes, SNAPSHOT_ALLOC_SWAP_PAGE; 6.15-6.19
+# made that allocator up to ten times slower on some SSDs): the medians of torpor's
+# "slots" time and of its image, and the time per MiB of image
+slots_table() {
+	echo
+	echo "## swap-slot allocation per kernel (torpor's write phase, medians)"
+	printf '%-34s %6s %4s %9s %9s %12s\n' kernel MiB smp "slots ms" "image MiB" "us per MiB"
+	for _k in $kernels; do
+		for _mib in $mibs; do
+			for _smp in $smps; do
+				_ms=$(vals "$_k" "$_mib" "$_smp" torpor w_slots | median)
+				_img=$(vals "$_k" "$_mib" "$_smp" torpor disk | median)
+				[ "$_ms" != - ] || continue
+				printf '%-34s %6s %4s %9s %9s %12s\n' "$_k" "$_mib" "$_smp" "$_ms" "$_img" \
+					"$(awk -v a="$_ms" -v b="$_img" 'BEGIN { if (b + 0 > 0) printf "%.0f", a * 1000 / b; else print "-" }')"
+			done
+		done
+	done
+}
+
 kernels=$(awk '!seen[$1]++ { print $1 }' "$raw")
 for k in $kernels; do
 	for mib in $mibs; do
@@ -291,6 +314,7 @@ for k in $kernels; do
 		done
 	done
 done
+slots_table
 echo
 [ -n "${BENCH_REPORT:-}" ] || took=", $(($(date +%s) - start)) s in all"
 say "medians of $repeat rounds x 2 hibernations and 2 restores each (image MiB: 1 a round)${took:-};" \
