@@ -10,11 +10,11 @@
 # is named as not protected (nothing at boot or while frozen can read it) and never
 # read after the freeze; boot 2 restores, the writer goes on, the log holds an
 # unbroken sequence and the filesystem unmounts.
-# Boots 3-4: the same through a partition, md0p1 of a linear md over a loop device
-# (a partition has no slaves/ in sysfs: the first fix of the walk missed it and hung).
+# Boots 3-4: the same through a partition, md0p1 of an md array over a loop device
+# (a partition has no slaves/ in sysfs: the first fix of the walk missed it and hung);
+# a one-disk raid1, as 6.12 and later build no linear personality.
 # Boots 5-6: an ext4 on zram: stamped, the boot could never find it and discarded
 # the image; now it is neither stamped nor named, and the session is kept.
-# md's linear personality is in Debian 12's 6.1, not in 6.12 (hence the first kernel).
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -25,7 +25,7 @@ TEST_KERNELS=first
 test_setup() {
 	swap_create && root_mkfs 32M &&
 		initrd_extend "$T/initrd.cpio" \
-			"$EXT4_DRIVERS BLK_DEV_LOOP:loop BLK_DEV_MD:md_mod MD_LINEAR:linear ZRAM:zram"
+			"$EXT4_DRIVERS BLK_DEV_LOOP:loop BLK_DEV_MD:md_mod MD_RAID1:raid1 ZRAM:zram"
 }
 
 test_run() {
