@@ -12,8 +12,8 @@
 #   INITRAMFS_TOOLS_DIR, DRACUT_MODULES_DIR, INITCPIO_DIR   where the hosts read hooks
 #   SYSTEMD_UNIT_DIR     where systemd reads the drop-ins of install-systemd
 #                        (default /usr/lib/systemd/system)
-#   TORPOR_TEST_KERNEL   a Debian kernel package name for check-qemu (default: what
-#                        linux-image-amd64 depends on, plus the newest 6.12)
+#   TORPOR_TEST_KERNEL   the kernels check-qemu boots: suites or package names
+#                        (default: trixie bookworm forky, see tests/qemu/kernels.sh)
 #   QEMU_SCENARIOS       the scenarios check-qemu runs (default: every tests/qemu/[0-8]?-*.sh,
 #                        what each number range covers is in tests/qemu/README)
 #   FUZZ_SECONDS         how long `make fuzz` runs each target (default 300)

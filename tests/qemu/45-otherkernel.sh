@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 45-otherkernel: boot 1 hibernates under this kernel; boot 2 starts the other test
-# kernel (6.1 <-> 6.12) on the same swap disk.  The x86 kernel would not compare
+# kernel (the first of kernels.sh's defaults that is not this one: 6.12 <-> 6.1,
+# 7.2 -> 6.12) on the same swap disk.  The x86 kernel would not compare
 # releases itself, so torpor-resume must: refuse with a message naming both releases,
 # discard the image, boot normally; swap works afterwards.  (torpor.force would skip
 # this check on purpose; it is not exercised here.)

@@ -8,8 +8,6 @@
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="resume with more or less memory: torpor refuses before loading, normal boot"
-# shellcheck disable=SC2034 # read by run.sh
-TEST_KERNELS=first
 
 test_setup() {
 	swap_create

@@ -13,8 +13,6 @@
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="hibernate into a swap file on ext4: round trip, fsck clean"
-# shellcheck disable=SC2034 # read by run.sh
-TEST_KERNELS=first
 
 test_setup() {
 	ext4_setup 384M

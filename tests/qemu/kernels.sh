@@ -11,9 +11,13 @@
 #                    (bookworm, trixie, forky, ...);
 #   SUITE/PACKAGE    that package, from SUITE;
 #   PACKAGE          that package, from this machine's own apt sources.
-# Default: bookworm's 6.1 and the newest linux-image-6.12.*+deb12-amd64-unsigned.
+# Default: trixie bookworm forky, in that order: Debian 13's kernel (6.12, the
+# primary one: run.sh runs every scenario on it), Debian 12's (6.1) and the newest
+# kernel Debian ships, testing's (7.2 in December 2026; its packages are split).
+# tests/qemu/README says which scenarios run on all three and why.
 # Packages of another suite than this machine's come through apt lists of their own,
-# under $TORPOR_CACHE/apt/SUITE/ (the machine's apt configuration is not touched).
+# under $TORPOR_CACHE/apt/SUITE/, from SUITE, SUITE-updates and SUITE-security (the
+# machine's apt configuration is not touched).
 # Each package is downloaded with apt-get download (a .deb already in the cache's debs/
 # or in /var/cache/apt/archives is reused), unpacked with dpkg-deb -x (never installed)
 # into $TORPOR_CACHE/kernels/<package>/, and depmod -b runs on that copy so modules.dep
@@ -55,28 +59,32 @@ apt_update() {
 	if [ -n "$suite" ]; then
 		_a=$cache/apt/$suite
 		mkdir -p "$_a/lists/partial" "$_a/cache/archives/partial"
-		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
-			"http://deb.debian.org/debian $suite main" >"$_a/sources.list"
+		sources_list >"$_a/sources.list"
 	fi
 	say "updating apt's package lists${suite:+ for $suite}"
 	apt_for apt-get update -q >/dev/null || die "apt-get update${suite:+ for $suite} failed"
 }
 
-# the lists of $suite are there (a suite of our own is read before its first use)
+# the sources of $suite: the suite, its updates and its security updates (a
+# stable release's newest kernel is often in the last)
+sources_list() {
+	_k="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
+	echo "deb $_k http://deb.debian.org/debian $suite main"
+	echo "deb $_k http://deb.debian.org/debian $suite-updates main"
+	echo "deb $_k http://deb.debian.org/debian-security $suite-security main"
+}
+
+# the lists of $suite are there (a suite of our own is read before its first use,
+# and again when its sources changed)
 apt_ready() {
-	[ -z "$suite" ] || [ -f "$cache/apt/$suite/sources.list" ] || apt_update
+	[ -z "$suite" ] || [ "$(cat "$cache/apt/$suite/sources.list" 2>/dev/null)" = "$(sources_list)" ] ||
+		apt_update
 }
 
 # the package linux-image-amd64 depends on, e.g. linux-image-6.1.0-57-amd64
 default_kernel() {
 	apt_for apt-cache depends linux-image-amd64 2>/dev/null |
 		awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }'
-}
-
-# the newest linux-image-6.12.N+deb12-amd64-unsigned
-newest_612() {
-	apt_for apt-cache pkgnames linux-image-6.12. 2>/dev/null |
-		grep -E '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' | sort -V | tail -n 1
 }
 
 resolve() {
@@ -183,10 +191,12 @@ fetch() {
 	extract "$_pkg"
 }
 
+default_kernels="trixie bookworm forky"
 if [ "${1:-}" = --default ]; then
 	# shellcheck disable=SC2086 # a space-separated list by design
 	set -- ${TORPOR_TEST_KERNEL:-}
-	[ $# -gt 0 ] || set -- "$(resolve default_kernel)"
+	# shellcheck disable=SC2086 # a space-separated list by design
+	[ $# -gt 0 ] || set -- $default_kernels
 	set -- "$1"
 fi
 if [ $# -eq 0 ]; then
@@ -194,7 +204,8 @@ if [ $# -eq 0 ]; then
 	set -- ${TORPOR_TEST_KERNEL:-}
 fi
 if [ $# -eq 0 ]; then
-	set -- "$(resolve default_kernel)" "$(resolve newest_612)"
+	# shellcheck disable=SC2086 # a space-separated list by design
+	set -- $default_kernels
 fi
 for k in "$@"; do
 	fetch "$k"
