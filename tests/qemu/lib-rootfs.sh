@@ -57,7 +57,7 @@ hook_stage() {
 # hook_sources: the files whose change means the generator images must be rebuilt
 hook_sources() {
 	echo "$BUILD/torpor-resume" "$QDIR/lib-rootfs.sh" "$TOP/Makefile"
-	find "$TOP/hook" "$TOP/dracut-module" "$TOP/mkinitcpio" -type f
+	find "$TOP/hook" "$TOP/dracut-module" "$TOP/mkinitcpio" "$TOP/systemd" -type f
 }
 
 # stale FILE: FILE is missing or older than one of hook_sources
@@ -444,9 +444,59 @@ hook_time() {
 		index($0, d) && a != "" { printf "%.3f", ts($0) - a; exit }' "$T/boot$1.console"
 }
 
+# the systemd images' command line: systemd's status lines name the units
+# ("Starting torpor-restore.service...") instead of describing them
+UNIT_CMDLINE="systemd.status_unit_format=name"
+
+# unit_line N TEXT: the console line number of boot N's first systemd status line
+# holding TEXT (after the host's timestamp), or nothing
+unit_line() {
+	awk -v s="$2" '{ sub(/^[^ ]* /, "") } index($0, s) { print NR; exit }' "$T/boot$1.console"
+}
+
+# unit_time N: seconds (the host's clock) from systemd's "Starting
+# torpor-restore.service" to its "Finished torpor-restore.service" in boot N
+unit_time() {
+	awk '/Starting torpor-restore\.service/ && a == "" { a = $1 }
+		/Finished torpor-restore\.service/ && a != "" { printf "%.3f", $1 - a; exit }' \
+		"$T/boot$1.console"
+}
+
+# expect_unit_order N restore|boot: boot N ran torpor-restore.service, and before
+# /sysroot was mounted: restore: it started, and no sysroot.mount line came before
+# "=== resumed"; boot: it finished before sysroot.mount started
+expect_unit_order() {
+	_start=$(unit_line "$1" "Starting torpor-restore.service")
+	_sysroot=$(unit_line "$1" "sysroot.mount")
+	if [ -z "$_start" ]; then
+		fail "boot $1: no 'Starting torpor-restore.service' on the console"
+		return
+	fi
+	echo "ok: boot $1 started torpor-restore.service (console line $_start)"
+	if [ "$2" = restore ]; then
+		_end=$(unit_line "$1" "=== resumed")
+		if [ -n "$_end" ] && { [ -z "$_sysroot" ] || [ "$_sysroot" -gt "$_end" ]; }; then
+			echo "ok: boot $1 restored (line $_end) with no sysroot.mount before"
+		else
+			fail "boot $1: sysroot.mount (line '$_sysroot') before '=== resumed' (line '$_end')"
+		fi
+	else
+		_end=$(unit_line "$1" "Finished torpor-restore.service")
+		if [ -n "$_end" ] && [ -n "$_sysroot" ] && [ "$_end" -lt "$_sysroot" ]; then
+			echo "ok: boot $1 finished torpor-restore.service (line $_end) before sysroot.mount (line $_sysroot)"
+		else
+			fail "boot $1: 'Finished torpor-restore.service' (line '$_end') not before sysroot.mount (line '$_sysroot')"
+		fi
+	fi
+}
+
 # note_hook_time N WHAT: note the time the hook took, or fail when it is missing
 note_hook_time() {
-	_h=$(hook_time "$1" "$2")
+	if [ "$2" = unit ]; then
+		_h=$(unit_time "$1")
+	else
+		_h=$(hook_time "$1" "$2")
+	fi
 	if [ -z "$_h" ]; then
 		fail "boot $1: no 'torpor: $2: start/done' lines (torpor.debug)"
 		return
@@ -512,6 +562,10 @@ hook_use() {
 	dracut-*)
 		HOOK_CMDLINE="rd.shell=0 rd.emergency=poweroff rd.retry=6"
 		HOOK_WHAT=pre-mount
+		if [ "$1" = dracut-systemd ]; then
+			HOOK_CMDLINE="$HOOK_CMDLINE $UNIT_CMDLINE"
+			HOOK_WHAT=unit
+		fi
 		dracut_image "$HOOK_INITRD" "${1#dracut-}"
 		;;
 	esac >"$T/image.log" 2>&1 || {
