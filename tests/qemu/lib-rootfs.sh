@@ -559,6 +559,11 @@ hook_use() {
 		HOOK_WHAT=mkinitcpio
 		mkinitcpio_image "$HOOK_INITRD"
 		;;
+	mkinitcpio-systemd)
+		HOOK_CMDLINE=$UNIT_CMDLINE
+		HOOK_WHAT=unit
+		mkinitcpio_image "$HOOK_INITRD" systemd
+		;;
 	dracut-*)
 		HOOK_CMDLINE="rd.shell=0 rd.emergency=poweroff rd.retry=6"
 		HOOK_WHAT=pre-mount
@@ -636,12 +641,41 @@ mkinitcpio_busybox() {
 	echo "$_c/bin/busybox"
 }
 
-# mkinitcpio_image OUT: an image built by the mkinitcpio checkout in MKINITCPIO_SRC
-# (copied, its build-time paths filled in) with HOOKS=(base torpor ...) and the
-# hooks from the staged install; a test-only hook powers off instead of a shell
+# mkinitcpio_debian FILE...: what mkinitcpio's systemd and sd-vconsole hooks take
+# from an Arch system, as this Debian host has it, in the copies FILE: sulogin,
+# swapon and swapoff in /usr/sbin; what systemd 252 or Debian does not ship
+# (systemd 255's executor, 257's validatefs, systemd-stub's tmpfiles, the vconsole
+# helper, kbd's tools when not installed) left out.  Each change is printed.
+mkinitcpio_debian() {
+	for _b in sulogin swapon swapoff; do
+		if [ -e "/usr/bin/$_b" ] || [ ! -e "/usr/sbin/$_b" ]; then
+			continue
+		fi
+		echo "mkinitcpio: on this host: /usr/sbin/$_b for /usr/bin/$_b"
+		sed -i "s|/usr/bin/$_b\b|/usr/sbin/$_b|" "$@" || return 1
+	done
+	for _f in /usr/lib/systemd/systemd-executor /usr/lib/systemd/systemd-validatefs \
+		/usr/lib/tmpfiles.d/20-systemd-stub.conf /etc/udev/hwdb.bin \
+		/usr/lib/systemd/systemd-vconsole-setup; do
+		[ ! -e "$_f" ] || continue
+		echo "mkinitcpio: not on this host, left out: $_f"
+		sed -i "\\|[ \"]${_f}[ \"]*\\\\\\?\$|d" "$@" || return 1
+	done
+	for _b in loadkeys setfont; do
+		! command -v "$_b" >/dev/null || continue
+		echo "mkinitcpio: not on this host, left out: $_b"
+		sed -i "/add_binary $_b\$/d" "$@" || return 1
+	done
+}
+
+# mkinitcpio_image OUT [systemd]: an image built by the mkinitcpio checkout in
+# MKINITCPIO_SRC (copied, its build-time paths filled in) with the hooks from the
+# staged install: HOOKS=(base torpor ...), where a test-only hook powers off
+# instead of a shell; with systemd HOOKS=(base systemd ... sd-torpor ...), as an
+# Arch system with systemd in the initramfs has them
 mkinitcpio_image() {
 	stale "$1" || return 0
-	_w=$OUT/$KLABEL/mkinitcpio
+	_w=$OUT/$KLABEL/mkinitcpio${2:+-$2}
 	rm -rf "$_w"
 	mkdir -p "$_w/src" "$_w/test/install" "$_w/test/hooks" || return 1
 	hook_stage "$_w/stage" || return 1
@@ -657,9 +691,15 @@ mkinitcpio_image() {
 		>"$_w/test/install/torpor-test-poweroff"
 	printf '#!/usr/bin/ash\nrun_emergencyhook() { echo "=== emergency"; poweroff -f; }\n' \
 		>"$_w/test/hooks/torpor-test-poweroff"
+	_hooks='base torpor torpor-test-poweroff'
+	if [ "${2:-}" = systemd ]; then
+		_hooks='base systemd autodetect modconf kms keyboard sd-vconsole block sd-torpor filesystems fsck'
+		mkinitcpio_debian "$_w/src/install/systemd" "$_w/src/install/sd-vconsole" || return 1
+	fi
 	printf '%s\n' 'MODULES=(virtio_pci virtio_blk ext4)' 'BINARIES=()' 'FILES=()' \
-		'HOOKS=(base torpor torpor-test-poweroff)' 'COMPRESSION=zstd' >"$_w/mkinitcpio.conf"
+		"HOOKS=($_hooks)" 'COMPRESSION=zstd' >"$_w/mkinitcpio.conf"
 	TORPOR_RESUME_BIN=$_w/stage$HOOK_LIBEXECDIR/torpor-resume \
+		TORPOR_UNIT_DIR=$_w/stage/usr/lib/systemd/system \
 		bash "$_w/src/mkinitcpio" -c "$_w/mkinitcpio.conf" -D "$_w/stage/usr/lib/initcpio" \
 		-D "$_w/test" -D "$_w/src" -k "$VMLINUZ" -r "$KTREE" -g "$1.tmp" || return 1
 	mv "$1.tmp" "$1"
