@@ -190,7 +190,8 @@ check:
 	$(Q)sh tests/deps.sh check
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
-		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/dracut-check.sh tests/unit/resume-args.sh \
+		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/dracut-check.sh \
+		tests/unit/dracut-hostonly.sh tests/unit/initrd-unit.sh tests/unit/resume-args.sh \
 		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh tests/unit/build-check.sh tests/shellcheck.sh
 
 # the man pages: groff finds no warning, and every option and key is documented

@@ -94,7 +94,10 @@ torpor_install_unit() {
     inst_simple "$moddir/torpor-restore.service" "$_d/torpor-restore.service"
     inst_simple "$moddir/torpor-hibernate-resume.conf" \
         "$_d/systemd-hibernate-resume@.service.d/torpor-restore.conf"
-    $SYSTEMCTL -q --root "$initdir" add-wants initrd.target torpor-restore.service
+    if ! $SYSTEMCTL -q --root "$initdir" add-wants initrd.target torpor-restore.service; then
+        derror "torpor: cannot make initrd.target want torpor-restore.service: no resume from this image"
+        return 1
+    fi
     # a host-only resume device, as the shell hook has it from /etc/cmdline.d
     # (systemd and torpor-resume read /proc/cmdline only): resume= on the
     # command line still wins, and an image on this device is then discarded
