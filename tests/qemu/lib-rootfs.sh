@@ -31,7 +31,8 @@
 # The scenarios set TEST_KERNELS=first: run.sh runs them on the first test kernel
 # only (the generator images are built for one kernel, to save time).
 # Knobs: TORPOR_HOOK_MIB (workload MiB, default 64), TORPOR_HOOK_TIMEOUT (seconds per
-# boot, default 180), MKINITCPIO_SRC (a mkinitcpio checkout, for 30-mkinitcpio).
+# boot, default 180), MKINITCPIO_SRC (a mkinitcpio checkout, for 30-mkinitcpio and
+# 31-mkinitcpio-systemd).
 
 HOOK_MIB=${TORPOR_HOOK_MIB:-64}
 HOOK_TIMEOUT=${TORPOR_HOOK_TIMEOUT:-180}
