@@ -5,7 +5,9 @@
 # in systemd mode it holds the unit, wanted by initrd.target, and none of the shell
 # hooks.  Boot 1 (no image yet) must finish the unit before sysroot.mount starts;
 # boot 2 must restore from it, with no sysroot.mount before the restore; then the
-# token, counter and data survive and the root's superblock is untouched.
+# token, counter and data survive and the root's superblock is untouched.  Boot 3
+# names a resume device that never appears, torpor.wait=3: the unit says so and
+# ends within a bound, and the boot goes on.
 . "$(dirname "$0")/lib.sh"
 . "$QDIR/lib-rootfs.sh"
 
@@ -38,6 +40,7 @@ test_run() {
 	hook_roundtrip 1 /dev/vdb1
 	expect_unit_order 1 boot
 	expect_unit_order 2 restore
+	unit_nodevice 3 3 60
 }
 
 test_main

@@ -491,6 +491,26 @@ expect_unit_order() {
 	fi
 }
 
+# unit_nodevice N WAIT BOUND: boot N names a resume device no disk carries, with
+# torpor.wait=WAIT: torpor-restore.service says it did not appear and finishes
+# within BOUND seconds (the host's clock: a bound, not a measurement), and the
+# boot goes on
+unit_nodevice() {
+	hboot "$1" "resume=UUID=$NODEV_UUID" torpor.wait="$2"
+	note_boot "$1"
+	expect "$1" normal-boot poweroff
+	expect_not "$1" resumed
+	expect_line "$1" "resume device 'UUID=$NODEV_UUID' did not appear"
+	expect_unit_order "$1" boot
+	_u=$(unit_time "$1")
+	note "missing resume device, torpor.wait=$2: torpor-restore.service ran ${_u:-?} s"
+	if [ -n "$_u" ] && awk -v u="$_u" -v b="$3" 'BEGIN { exit !(u <= b) }'; then
+		echo "ok: torpor-restore.service finished in $_u s with a missing resume device (bound $3 s)"
+	else
+		fail "torpor-restore.service took '${_u:-?}' s with a missing resume device, more than $3 s (torpor.wait=$2)"
+	fi
+}
+
 # note_hook_time N WHAT: note the time the hook took, or fail when it is missing
 note_hook_time() {
 	if [ "$2" = unit ]; then
