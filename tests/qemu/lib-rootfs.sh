@@ -464,8 +464,9 @@ unit_time() {
 }
 
 # expect_unit_order N restore|boot: boot N ran torpor-restore.service, and before
-# /sysroot was mounted: restore: it started, and no sysroot.mount line came before
-# "=== resumed"; boot: it finished before sysroot.mount started
+# /sysroot was checked or mounted: restore: it started, and no sysroot.mount or
+# systemd-fsck-root line came before "=== resumed"; boot: it finished before
+# either started
 expect_unit_order() {
 	_start=$(unit_line "$1" "Starting torpor-restore.service")
 	_sysroot=$(unit_line "$1" "sysroot.mount")
@@ -476,10 +477,12 @@ expect_unit_order() {
 	echo "ok: boot $1 started torpor-restore.service (console line $_start)"
 	if [ "$2" = restore ]; then
 		_end=$(unit_line "$1" "=== resumed")
-		if [ -n "$_end" ] && { [ -z "$_sysroot" ] || [ "$_sysroot" -gt "$_end" ]; }; then
-			echo "ok: boot $1 restored (line $_end) with no sysroot.mount before"
+		_fsck=$(unit_line "$1" "systemd-fsck-root.service")
+		if [ -n "$_end" ] && { [ -z "$_sysroot" ] || [ "$_sysroot" -gt "$_end" ]; } &&
+			{ [ -z "$_fsck" ] || [ "$_fsck" -gt "$_end" ]; }; then
+			echo "ok: boot $1 restored (line $_end) with no sysroot.mount or root fsck before"
 		else
-			fail "boot $1: sysroot.mount (line '$_sysroot') before '=== resumed' (line '$_end')"
+			fail "boot $1: sysroot.mount (line '$_sysroot') or systemd-fsck-root (line '$_fsck') before '=== resumed' (line '$_end')"
 		fi
 	else
 		_end=$(unit_line "$1" "Finished torpor-restore.service")
@@ -487,6 +490,15 @@ expect_unit_order() {
 			echo "ok: boot $1 finished torpor-restore.service (line $_end) before sysroot.mount (line $_sysroot)"
 		else
 			fail "boot $1: 'Finished torpor-restore.service' (line '$_end') not before sysroot.mount (line '$_sysroot')"
+		fi
+		# the root's fsck too, when the image has it
+		_fsck=$(unit_line "$1" "Starting systemd-fsck-root.service")
+		if [ -z "$_fsck" ] || [ -z "$_end" ]; then
+			:
+		elif [ "$_end" -lt "$_fsck" ]; then
+			echo "ok: boot $1 finished torpor-restore.service before systemd-fsck-root.service (line $_fsck)"
+		else
+			fail "boot $1: systemd-fsck-root.service (line $_fsck) started before torpor-restore.service finished (line $_end)"
 		fi
 	fi
 }
