@@ -190,7 +190,8 @@ check:
 	$(Q)sh tests/deps.sh check
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
-		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/dracut-check.sh tests/unit/resume-args.sh \
+		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/dracut-check.sh \
+		tests/unit/dracut-hostonly.sh tests/unit/initrd-unit.sh tests/unit/resume-args.sh \
 		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh tests/unit/build-check.sh tests/shellcheck.sh
 
 # the man pages: groff finds no warning, and every option and key is documented
@@ -292,7 +293,8 @@ clean:
 # binaries, and the install-<host> rules install them from there.
 HOOK_SRCS := hook/hooks/torpor hook/scripts/local-top/torpor hook/torpor-build-check \
 	dracut-module/90torpor/module-setup.sh dracut-module/90torpor/torpor-cmdline.sh \
-	dracut-module/90torpor/torpor-pre-mount.sh mkinitcpio/install/torpor mkinitcpio/hooks/torpor
+	dracut-module/90torpor/torpor-pre-mount.sh mkinitcpio/install/torpor mkinitcpio/hooks/torpor \
+	mkinitcpio/install/sd-torpor
 HOOK_OUTS := $(HOOK_SRCS:%=$(B)/%)
 DRACUT_MOD := 90torpor
 
@@ -303,7 +305,7 @@ hooks: $(HOOK_OUTS)
 # an install with another PREFIX or LIBEXECDIR remakes the hooks (as git's GIT-PREFIX)
 $(B)/install-vars: FORCE
 	@mkdir -p $(dir $@)
-	@v='LIBEXECDIR=$(LIBEXECDIR) SYSCONFDIR=$(SYSCONFDIR) SBINDIR=$(SBINDIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
+	@v='LIBEXECDIR=$(LIBEXECDIR) SYSCONFDIR=$(SYSCONFDIR) SBINDIR=$(SBINDIR) SYSTEMD_UNIT_DIR=$(SYSTEMD_UNIT_DIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
 
 .PHONY: FORCE
 FORCE:
@@ -311,14 +313,20 @@ FORCE:
 $(HOOK_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
-		-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< >$@
+		-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@SYSTEMD_UNIT_DIR@|$(SYSTEMD_UNIT_DIR)|g' $< >$@
 
 # systemd: the sleep runner and the drop-ins that make the sleep services run it
 SLEEP_VERBS := hibernate hybrid-sleep suspend-then-hibernate
 SYSTEMD_SRCS := systemd/torpor-sleep $(SLEEP_VERBS:%=systemd/systemd-%.service.d/torpor.conf)
 SYSTEMD_OUTS := $(SYSTEMD_SRCS:%=$(B)/%)
+# the initramfs's unit (dracut's systemd module, mkinitcpio's sd-torpor), and the
+# drop-in that orders systemd 252-254's per-device resume service after it
+INITRD_UNIT_SRCS := systemd/torpor-restore.service \
+	systemd/systemd-hibernate-resume@.service.d/torpor-restore.conf
+INITRD_UNIT_OUTS := $(INITRD_UNIT_SRCS:%=$(B)/%)
+hooks: $(INITRD_UNIT_OUTS)
 
-$(SYSTEMD_OUTS): $(B)/%: % Makefile $(B)/install-vars
+$(SYSTEMD_OUTS) $(INITRD_UNIT_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
 
@@ -353,17 +361,30 @@ install-initramfs-tools: $(HOOK_OUTS)
 	install -D -m 0755 $(B)/hook/scripts/local-top/torpor \
 		$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/scripts/local-top/torpor
 
-install-dracut: $(HOOK_OUTS)
+# with dracut's systemd module the unit replaces the shell hooks: it is part of
+# the module, as dracut's own modules carry theirs
+install-dracut: $(HOOK_OUTS) $(INITRD_UNIT_OUTS)
 	install -D -m 0755 $(B)/dracut-module/$(DRACUT_MOD)/module-setup.sh \
 		$(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)/module-setup.sh
 	install -D -m 0755 $(B)/dracut-module/$(DRACUT_MOD)/torpor-cmdline.sh \
 		$(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)/torpor-cmdline.sh
 	install -D -m 0755 $(B)/dracut-module/$(DRACUT_MOD)/torpor-pre-mount.sh \
 		$(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)/torpor-pre-mount.sh
+	install -D -m 0644 $(B)/systemd/torpor-restore.service \
+		$(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)/torpor-restore.service
+	install -D -m 0644 $(B)/systemd/systemd-hibernate-resume@.service.d/torpor-restore.conf \
+		$(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)/torpor-hibernate-resume.conf
 
-install-mkinitcpio: $(HOOK_OUTS)
+# sd-torpor (the 'systemd' hook's images) takes the unit from SYSTEMD_UNIT_DIR,
+# as mkinitcpio's sd-* hooks take systemd's
+install-mkinitcpio: $(HOOK_OUTS) $(INITRD_UNIT_OUTS)
 	install -D -m 0644 $(B)/mkinitcpio/install/torpor $(DESTDIR)$(INITCPIO_DIR)/install/torpor
 	install -D -m 0644 $(B)/mkinitcpio/hooks/torpor $(DESTDIR)$(INITCPIO_DIR)/hooks/torpor
+	install -D -m 0644 $(B)/mkinitcpio/install/sd-torpor $(DESTDIR)$(INITCPIO_DIR)/install/sd-torpor
+	install -D -m 0644 $(B)/systemd/torpor-restore.service \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/torpor-restore.service
+	install -D -m 0644 $(B)/systemd/systemd-hibernate-resume@.service.d/torpor-restore.conf \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-hibernate-resume@.service.d/torpor-restore.conf
 
 # systemctl hibernate, hybrid-sleep and suspend-then-hibernate run torpor-sleep;
 # systemd reads the drop-ins at the next daemon-reload, done here when systemd runs
@@ -391,7 +412,10 @@ uninstall-dracut:
 	rm -rf $(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)
 
 uninstall-mkinitcpio:
-	rm -f $(DESTDIR)$(INITCPIO_DIR)/install/torpor $(DESTDIR)$(INITCPIO_DIR)/hooks/torpor
+	rm -f $(DESTDIR)$(INITCPIO_DIR)/install/torpor $(DESTDIR)$(INITCPIO_DIR)/hooks/torpor \
+		$(DESTDIR)$(INITCPIO_DIR)/install/sd-torpor $(DESTDIR)$(SYSTEMD_UNIT_DIR)/torpor-restore.service \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-hibernate-resume@.service.d/torpor-restore.conf
+	-rmdir $(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-hibernate-resume@.service.d 2>/dev/null
 
 uninstall-systemd:
 	rm -f $(DESTDIR)$(LIBEXECDIR)/torpor-sleep

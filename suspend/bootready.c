@@ -60,11 +60,15 @@ static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf
 		break;
 	case INITRAMFS_NO_HOOK:
 		snprintf(buf, len, "it has torpor-resume but no hook that runs it (initramfs-tools' "
-			 "scripts/local-top/torpor, dracut's pre-mount torpor-pre-mount.sh or "
-			 "mkinitcpio's hooks/torpor, naming %s)", RESUME_BIN);
+			 "scripts/local-top/torpor, dracut's pre-mount torpor-pre-mount.sh, "
+			 "mkinitcpio's hooks/torpor, or torpor-restore.service where systemd is "
+			 "/init, naming %s)", RESUME_BIN);
 		break;
 	case INITRAMFS_HOOK_NOT_RUN:
-		snprintf(buf, len, rep->hook_host == INITRAMFS_HOST_ITOOLS ?
+		snprintf(buf, len, rep->unit ?
+			 "its torpor-restore.service is wanted by no target (no link in "
+			 "initrd.target.wants/), so it never runs" :
+			 rep->hook_host == INITRAMFS_HOST_ITOOLS ?
 			 "its scripts/local-top/torpor is not listed in scripts/local-top/ORDER, so "
 			 "it never runs" : "torpor is not in its HOOKS (the image's /config), so "
 			 "hooks/torpor never runs");
@@ -155,7 +159,10 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 				 "ukify, or the generator's UKI option)");
 		return -ENOEXEC;
 	}
-	if (o->check_only)
+	if (o->check_only && rep.unit)
+		msg_info("%s has torpor-resume for image format %d and torpor-restore.service",
+			 what, TORPOR_FORMAT_VERSION);
+	else if (o->check_only)
 		msg_info("%s has torpor-resume for image format %d and the %s hook", what,
 			 TORPOR_FORMAT_VERSION, initramfs_host_name(rep.hook_host));
 	return 0;

@@ -80,9 +80,11 @@ void checksay_hint_rebuild(const struct initramfs_report *rep, const char *relea
 	unsigned hosts = rep->hook_host ? rep->hook_host : rep->hosts;
 
 	if (rep->verdict == INITRAMFS_NO_SHELL_INIT && hosts == INITRAMFS_HOST_MKINITCPIO) {
-		msg_hint("use the busybox hooks in HOOKS of /etc/mkinitcpio.conf ('base udev' "
-			 "instead of 'systemd', 'encrypt' instead of 'sd-encrypt'; torpor has no "
-			 "systemd-hook support for mkinitcpio yet) and rebuild with 'mkinitcpio -P'");
+		msg_hint("put sd-torpor in HOOKS of /etc/mkinitcpio.conf instead of torpor (the "
+			 "systemd hook runs no busybox hook) and rebuild with 'mkinitcpio -P'");
+	} else if (rep->unit && hosts == INITRAMFS_HOST_MKINITCPIO) {
+		msg_hint("rebuild it with 'mkinitcpio -P' with sd-torpor in HOOKS of "
+			 "/etc/mkinitcpio.conf");
 	} else if (rep->verdict == INITRAMFS_NO_SHELL_INIT) {
 		msg_hint("rebuild it with 'dracut -f --kver %s' without omitting the "
 			 "dracut-systemd module", release);

@@ -21,6 +21,9 @@
  *      mkinitcpio       hooks/torpor, with torpor in HOOKS= of the image's /config
  *                       and mkinitcpio's shell /init (its systemd hook puts systemd
  *                       at /init, which runs no busybox hook)
+ *      systemd at /init .../systemd/system/torpor-restore.service, and a link to it
+ *                       (or a copy) in a unit directory's TARGET.wants/ (dracut's
+ *                       systemd mode, mkinitcpio's sd-torpor)
  * Later entries replace earlier ones of the same path, as when the kernel
  * unpacks.  Nothing here prints.
  */
@@ -58,6 +61,7 @@ struct initramfs_report {
 	enum initramfs_verdict verdict;
 	unsigned hosts;			/* INITRAMFS_HOST_*: what the image looks built by */
 	unsigned hook_host;		/* the host of the hook found (OK, HOOK_NOT_RUN) */
+	int unit;			/* that hook is torpor-restore.service */
 	uint64_t formats;		/* bit N: the torpor-resume there reads format N */
 	const char *compression;	/* "zstd", ...; NULL when none */
 	uint64_t file_bytes;

@@ -92,6 +92,54 @@ static int dracut_runs_hooks(const struct walk *w, int shell_init)
 	return 0;
 }
 
+/*
+ * torpor-restore.service naming @bin: 1 when a TARGET.wants/ link to it (or a
+ * copy there) enables it, 0 when it is there but nothing wants it, -1 when no
+ * unit names @bin
+ */
+static int unit_runs(const struct walk *w, const char *bin)
+{
+	char path[CPIO_NAME_MAX];
+	const struct file *f, *u;
+	int seen = -1;
+	size_t i;
+
+	for (i = 0; i < w->nr_files; i++) {
+		f = &w->files[i];
+		if (f->role == R_UNIT && text_has(f, bin))
+			seen = 0;
+		if (f->role != R_UNIT_WANTS)
+			continue;
+		u = f;
+		if (S_ISLNK(f->mode)) {
+			snprintf(path, sizeof(path), "%s", f->path);
+			u = walk_resolve(w, path, sizeof(path)) < 0 ? NULL :
+				walk_last_at(w, R_UNIT, path);
+		}
+		if (text_has(u, bin))
+			return 1;
+	}
+	return seen;
+}
+
+/*
+ * With systemd at /init, torpor-restore.service runs @bin (dracut's systemd
+ * mode, mkinitcpio's sd-torpor): OK, or HOOK_NOT_RUN when nothing wants it and
+ * no other hook was found
+ */
+static void judge_unit(const struct walk *w, const char *bin, int shell_init,
+		       struct initramfs_report *rep)
+{
+	int r = shell_init ? -1 : unit_runs(w, bin);
+
+	if (r < 0 || (r == 0 && rep->verdict != INITRAMFS_NO_HOOK))
+		return;
+	rep->unit = 1;
+	rep->hook_host = w->hosts & INITRAMFS_HOST_DRACUT ? INITRAMFS_HOST_DRACUT :
+		w->hosts & INITRAMFS_HOST_MKINITCPIO ? INITRAMFS_HOST_MKINITCPIO : 0;
+	rep->verdict = r ? INITRAMFS_OK : INITRAMFS_HOOK_NOT_RUN;
+}
+
 /* Which host's hook runs @bin; sets OK, HOOK_NOT_RUN, NO_SHELL_INIT or NO_HOOK */
 static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_report *rep)
 {
@@ -125,7 +173,10 @@ static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_
 		/* the systemd hook puts systemd at /init: no busybox hook runs */
 		rep->verdict = !config_runs_torpor(config) ? INITRAMFS_HOOK_NOT_RUN :
 			shell_init ? INITRAMFS_OK : INITRAMFS_NO_SHELL_INIT;
+		if (rep->verdict == INITRAMFS_OK)
+			return;
 	}
+	judge_unit(w, bin, shell_init, rep);
 }
 
 /* The verdict on what the walk kept */

@@ -76,6 +76,28 @@ static const struct {
 	{ "init", R_INIT },
 };
 
+/*
+ * torpor-restore.service at @path, its base name at @b: the unit in a systemd
+ * unit directory (".../systemd/system/"), or its link in one's TARGET.wants/
+ * (what enables it); -1 anywhere else
+ */
+static int unit_role(const char *path, const char *b)
+{
+	static const char dir[] = "systemd/system/";
+	const size_t n = sizeof(dir) - 1;
+	const char *d;
+
+	if ((size_t)(b - path) >= n && !strncmp(b - n, dir, n))
+		return R_UNIT;
+	/* back over "TARGET.wants/" to the unit directory */
+	for (d = b - 1; d > path && d[-1] != '/'; d--)
+		;
+	if (b - d > 7 && !strncmp(b - 7, ".wants/", 7) && (size_t)(d - path) >= n &&
+	    !strncmp(d - n, dir, n))
+		return R_UNIT_WANTS;
+	return -1;
+}
+
 /* What @path (normalized) is to us; -1 for nothing.  Also notes the host. */
 static int role_of(struct walk *w, const char *path)
 {
@@ -99,6 +121,8 @@ static int role_of(struct walk *w, const char *path)
 		return R_DRACUT_HOOK;
 	if (!strcmp(b, "dracut-pre-mount.service") && strstr(path, "systemd/system/"))
 		return R_DRACUT_UNIT;
+	if (!strcmp(b, TORPOR_UNIT))
+		return unit_role(path, b);
 	return -1;
 }
 
@@ -411,7 +435,7 @@ const struct file *walk_last_at(const struct walk *w, enum role role, const char
 			continue;
 		snprintf(path, sizeof(path), "%s", f->path);
 		/* a file's own name is not followed: its directories are */
-		if (role == R_RESUME && strchr(path, '/')) {
+		if ((role == R_RESUME || role == R_UNIT) && strchr(path, '/')) {
 			*strrchr(path, '/') = '\0';
 			if (walk_resolve(w, path, sizeof(path)) < 0)
 				continue;

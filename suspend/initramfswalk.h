@@ -17,6 +17,7 @@
 #define WALK_FILES_MAX		64	/* recorded candidates */
 #define WALK_HARDLINKS_MAX	4096	/* hard-linked files with a marker */
 #define WALK_MARKER_TAIL	32	/* the formats after the prefix, at most */
+#define TORPOR_UNIT		"torpor-restore.service"	/* runs it where systemd is /init */
 
 enum role {
 	R_RESUME,			/* named torpor-resume */
@@ -27,6 +28,8 @@ enum role {
 	R_CPIO_CONFIG,			/* mkinitcpio's /config */
 	R_INIT,				/* /init: a shell script, or systemd */
 	R_DRACUT_UNIT,			/* dracut-pre-mount.service: runs the hooks under systemd */
+	R_UNIT,				/* torpor-restore.service in a systemd unit directory */
+	R_UNIT_WANTS,			/* a link to it in a unit directory's TARGET.wants/ */
 };
 
 struct file {

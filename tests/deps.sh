@@ -3,7 +3,8 @@
 # Install what building and testing torpor needs from Debian's archive, when it
 # is missing.  Usage: tests/deps.sh build|check|fuzz|qemu|hooks|deb|bench|all
 #   build: torpor itself;  check: make check (no clang: the fuzzers' packages are
-#   in fuzz, for make fuzz);  qemu: make demo, make bench;  hooks: make check-qemu
+#   in fuzz, for make fuzz; systemd-analyze and dracut for the initramfs unit's
+#   and host-only module's tests);  qemu: make demo, make bench;  hooks: make check-qemu
 #   (the generators, and what systemd needs, too);  deb: make deb (debhelper, lintian);  bench: make
 #   bench-host (the lz4 tool);  systemd: the 7x scenarios (mmdebstrap builds their
 #   Debian 12 root, and the .deb they install);  all: make test.
@@ -35,6 +36,10 @@ need_check="
 /usr/bin/bzip2 bzip2
 /usr/bin/lz4 lz4
 /usr/bin/lzop lzop
+/usr/bin/systemd-analyze systemd
+/usr/bin/dracut dracut-core
+/usr/bin/lsinitrd dracut-core
+/usr/bin/unshare util-linux
 "
 need_fuzz="
 /usr/bin/clang clang
@@ -62,6 +67,8 @@ need_hooks="
 /usr/sbin/mkinitramfs initramfs-tools-core
 /usr/bin/bsdtar libarchive-tools
 /usr/sbin/sfdisk fdisk
+/usr/lib/systemd/systemd systemd
+/usr/lib/systemd/systemd-udevd udev
 "
 need_systemd="
 /usr/bin/mmdebstrap mmdebstrap

@@ -1,12 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # dracut module of torpor: restore a torpor hibernation image before the root
-# filesystem is mounted.  Boot-time parts:
+# filesystem is mounted.  Boot-time parts, in shell mode:
 #   torpor-cmdline.sh   (cmdline hook) asks dracut to wait for the resume device
 #   torpor-pre-mount.sh (pre-mount hook 05, before 95resume's 10-resume.sh) runs
 #                       torpor-resume
-# With dracut's systemd module the same pre-mount hook runs in
-# dracut-pre-mount.service, which is ordered Before=sysroot.mount.
+# With dracut's systemd module, as 74resume/95resume do, no shell hook: the unit
+#   torpor-restore.service runs torpor-resume, ordered after udev's coldplug,
+#                       cryptsetup.target and the initqueue, before
+#                       systemd-fsck-root, sysroot.mount and systemd's own resume
+#                       service (torpor-hibernate-resume.conf orders systemd
+#                       252-254's systemd-hibernate-resume@.service after it)
+# The unit runs torpor-resume whatever the command line says: it reads resume=,
+# noresume and torpor.wait= itself (noresume invalidates an image).  A unit in
+# systemd's order is better than the pre-mount hook there: that runs in
+# dracut-pre-mount.service, which nothing orders against systemd's resume service.
 # TORPOR_RESUME_BIN names another copy of the binary to take (a staged install).
 # shellcheck disable=SC2154 # dracut sets initdir, moddir, hookdir, host_fs_types, ...
 
@@ -70,9 +78,38 @@ install() {
         [[ $_conf ]] && printf '%s\n' "$_conf" >>"${initdir}/etc/cmdline.d/90torpor.conf"
     fi
     inst_simple "${TORPOR_RESUME_BIN:-@LIBEXECDIR@/torpor-resume}" "@LIBEXECDIR@/torpor-resume"
-    inst_hook cmdline 20 "$moddir/torpor-cmdline.sh"
-    inst_hook pre-mount 05 "$moddir/torpor-pre-mount.sh"
+    if dracut_module_included "systemd"; then
+        torpor_install_unit
+    else
+        inst_hook cmdline 20 "$moddir/torpor-cmdline.sh"
+        inst_hook pre-mount 05 "$moddir/torpor-pre-mount.sh"
+    fi
     torpor_build_check
+}
+
+# the systemd path: torpor-restore.service, wanted by initrd.target
+torpor_install_unit() {
+    local _d=$systemdsystemunitdir _dev
+
+    inst_simple "$moddir/torpor-restore.service" "$_d/torpor-restore.service"
+    inst_simple "$moddir/torpor-hibernate-resume.conf" \
+        "$_d/systemd-hibernate-resume@.service.d/torpor-restore.conf"
+    if ! $SYSTEMCTL -q --root "$initdir" add-wants initrd.target torpor-restore.service; then
+        derror "torpor: cannot make initrd.target want torpor-restore.service: no resume from this image"
+        return 1
+    fi
+    # a host-only resume device, as the shell hook has it from /etc/cmdline.d
+    # (systemd and torpor-resume read /proc/cmdline only): resume= on the
+    # command line still wins, and an image on this device is then discarded
+    if [[ $hostonly_cmdline == "yes" ]]; then
+        # the last one, as the kernel, getarg and torpor-resume take it
+        _dev=$(cmdline)
+        _dev=${_dev##* resume=}
+        [[ $_dev && $_dev != *[[:space:]\\\"\']* ]] || return 0
+        mkdir -p "$initdir$_d/torpor-restore.service.d"
+        printf '[Service]\nExecStart=\nExecStart=@LIBEXECDIR@/torpor-resume --device=%s\n' \
+            "${_dev//%/%%}" >"$initdir$_d/torpor-restore.service.d/hostonly.conf"
+    fi
 }
 
 # can the running system hibernate?  Say so now, at build time (the image is built anyway)

@@ -4,9 +4,10 @@
 # dracut's initqueue running until the resume device is there or torpor.wait=
 # seconds (default 5) have passed since the initqueue first waited for it, so that
 # a missing resume device costs the boot torpor.wait at most; torpor-pre-mount.sh
-# lets torpor-resume wait only for what is left of that time.  With systemd the
-# wait is left out (a device unit would block the boot without a bound);
-# torpor-resume waits up to torpor.wait= seconds itself.
+# lets torpor-resume wait only for what is left of that time.  Shell mode only:
+# with dracut's systemd module, module-setup.sh installs torpor-restore.service
+# instead of this hook (and an image built by an older module, with this hook
+# under systemd, leaves the wait to torpor-resume).
 #
 # Nothing read from the command line is written into a script: the device path
 # and the wait go to files in /run/torpor/ as data, and the initqueue hooks

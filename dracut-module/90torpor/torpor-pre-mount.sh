@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# pre-mount hook of torpor's dracut module (sourced by dracut's init, or by
-# dracut-pre-mount.service with systemd): run torpor-resume with the resume device
-# from the command line.  It restores an image and never returns, or returns 0 and
+# pre-mount hook of torpor's dracut module, sourced by dracut's shell init (with
+# dracut's systemd module torpor-restore.service runs torpor-resume instead): run
+# torpor-resume with the resume device from the command line.  It restores an image and never returns, or returns 0 and
 # the boot goes on; noresume makes it invalidate the image.  In shell mode the
 # initqueue already waited for the device (torpor-cmdline.sh): torpor-resume waits
 # only for what is left of torpor.wait=, for the device and the filesystems the

@@ -47,6 +47,7 @@ static_checks() {
 test_run() {
 	static_checks
 	if [ -z "${MKINITCPIO_SRC:-}" ]; then
+		describe "mkinitcpio: hook syntax and help only; round trip NOT run (MKINITCPIO_SRC unset)"
 		note "round trip skipped: set MKINITCPIO_SRC=/path/to/mkinitcpio checkout"
 		return
 	fi

@@ -73,6 +73,10 @@ expect_sig() {
 	fi
 }
 
+# describe TEXT: the TAP line's description for this run, instead of
+# TEST_DESCRIPTION (a scenario that runs only part of itself says so)
+describe() { printf '%s\n' "$*" >"$T/description"; }
+
 # note TEXT: one line of the summary run.sh prints under the TAP line
 note() { echo "$*" >>"$T/summary"; }
 

@@ -31,7 +31,8 @@
 # The scenarios set TEST_KERNELS=first: run.sh runs them on the first test kernel
 # only (the generator images are built for one kernel, to save time).
 # Knobs: TORPOR_HOOK_MIB (workload MiB, default 64), TORPOR_HOOK_TIMEOUT (seconds per
-# boot, default 180), MKINITCPIO_SRC (a mkinitcpio checkout, for 30-mkinitcpio).
+# boot, default 180), MKINITCPIO_SRC (a mkinitcpio checkout, for 30-mkinitcpio and
+# 31-mkinitcpio-systemd).
 
 HOOK_MIB=${TORPOR_HOOK_MIB:-64}
 HOOK_TIMEOUT=${TORPOR_HOOK_TIMEOUT:-180}
@@ -57,7 +58,7 @@ hook_stage() {
 # hook_sources: the files whose change means the generator images must be rebuilt
 hook_sources() {
 	echo "$BUILD/torpor-resume" "$QDIR/lib-rootfs.sh" "$TOP/Makefile"
-	find "$TOP/hook" "$TOP/dracut-module" "$TOP/mkinitcpio" -type f
+	find "$TOP/hook" "$TOP/dracut-module" "$TOP/mkinitcpio" "$TOP/systemd" -type f
 }
 
 # stale FILE: FILE is missing or older than one of hook_sources
@@ -444,9 +445,91 @@ hook_time() {
 		index($0, d) && a != "" { printf "%.3f", ts($0) - a; exit }' "$T/boot$1.console"
 }
 
+# the systemd images' command line: systemd's status lines name the units
+# ("Starting torpor-restore.service...") instead of describing them
+UNIT_CMDLINE="systemd.status_unit_format=name"
+
+# unit_line N TEXT: the console line number of boot N's first systemd status line
+# holding TEXT (after the host's timestamp), or nothing
+unit_line() {
+	awk -v s="$2" '{ sub(/^[^ ]* /, "") } index($0, s) { print NR; exit }' "$T/boot$1.console"
+}
+
+# unit_time N: seconds (the host's clock) from systemd's "Starting
+# torpor-restore.service" to its "Finished torpor-restore.service" in boot N
+unit_time() {
+	awk '/Starting torpor-restore\.service/ && a == "" { a = $1 }
+		/Finished torpor-restore\.service/ && a != "" { printf "%.3f", $1 - a; exit }' \
+		"$T/boot$1.console"
+}
+
+# expect_unit_order N restore|boot: boot N ran torpor-restore.service, and before
+# /sysroot was checked or mounted: restore: it started, and no sysroot.mount or
+# systemd-fsck-root line came before "=== resumed"; boot: it finished before
+# either started
+expect_unit_order() {
+	_start=$(unit_line "$1" "Starting torpor-restore.service")
+	_sysroot=$(unit_line "$1" "sysroot.mount")
+	if [ -z "$_start" ]; then
+		fail "boot $1: no 'Starting torpor-restore.service' on the console"
+		return
+	fi
+	echo "ok: boot $1 started torpor-restore.service (console line $_start)"
+	if [ "$2" = restore ]; then
+		_end=$(unit_line "$1" "=== resumed")
+		_fsck=$(unit_line "$1" "systemd-fsck-root.service")
+		if [ -n "$_end" ] && { [ -z "$_sysroot" ] || [ "$_sysroot" -gt "$_end" ]; } &&
+			{ [ -z "$_fsck" ] || [ "$_fsck" -gt "$_end" ]; }; then
+			echo "ok: boot $1 restored (line $_end) with no sysroot.mount or root fsck before"
+		else
+			fail "boot $1: sysroot.mount (line '$_sysroot') or systemd-fsck-root (line '$_fsck') before '=== resumed' (line '$_end')"
+		fi
+	else
+		_end=$(unit_line "$1" "Finished torpor-restore.service")
+		if [ -n "$_end" ] && [ -n "$_sysroot" ] && [ "$_end" -lt "$_sysroot" ]; then
+			echo "ok: boot $1 finished torpor-restore.service (line $_end) before sysroot.mount (line $_sysroot)"
+		else
+			fail "boot $1: 'Finished torpor-restore.service' (line '$_end') not before sysroot.mount (line '$_sysroot')"
+		fi
+		# the root's fsck too, when the image has it
+		_fsck=$(unit_line "$1" "Starting systemd-fsck-root.service")
+		if [ -z "$_fsck" ] || [ -z "$_end" ]; then
+			:
+		elif [ "$_end" -lt "$_fsck" ]; then
+			echo "ok: boot $1 finished torpor-restore.service before systemd-fsck-root.service (line $_fsck)"
+		else
+			fail "boot $1: systemd-fsck-root.service (line $_fsck) started before torpor-restore.service finished (line $_end)"
+		fi
+	fi
+}
+
+# unit_nodevice N WAIT BOUND: boot N names a resume device no disk carries, with
+# torpor.wait=WAIT: torpor-restore.service says it did not appear and finishes
+# within BOUND seconds (the host's clock: a bound, not a measurement), and the
+# boot goes on
+unit_nodevice() {
+	hboot "$1" "resume=UUID=$NODEV_UUID" torpor.wait="$2"
+	note_boot "$1"
+	expect "$1" normal-boot poweroff
+	expect_not "$1" resumed
+	expect_line "$1" "resume device 'UUID=$NODEV_UUID' did not appear"
+	expect_unit_order "$1" boot
+	_u=$(unit_time "$1")
+	note "missing resume device, torpor.wait=$2: torpor-restore.service ran ${_u:-?} s"
+	if [ -n "$_u" ] && awk -v u="$_u" -v b="$3" 'BEGIN { exit !(u <= b) }'; then
+		echo "ok: torpor-restore.service finished in $_u s with a missing resume device (bound $3 s)"
+	else
+		fail "torpor-restore.service took '${_u:-?}' s with a missing resume device, more than $3 s (torpor.wait=$2)"
+	fi
+}
+
 # note_hook_time N WHAT: note the time the hook took, or fail when it is missing
 note_hook_time() {
-	_h=$(hook_time "$1" "$2")
+	if [ "$2" = unit ]; then
+		_h=$(unit_time "$1")
+	else
+		_h=$(hook_time "$1" "$2")
+	fi
 	if [ -z "$_h" ]; then
 		fail "boot $1: no 'torpor: $2: start/done' lines (torpor.debug)"
 		return
@@ -509,9 +592,18 @@ hook_use() {
 		HOOK_WHAT=mkinitcpio
 		mkinitcpio_image "$HOOK_INITRD"
 		;;
+	mkinitcpio-systemd)
+		HOOK_CMDLINE=$UNIT_CMDLINE
+		HOOK_WHAT=unit
+		mkinitcpio_image "$HOOK_INITRD" systemd
+		;;
 	dracut-*)
 		HOOK_CMDLINE="rd.shell=0 rd.emergency=poweroff rd.retry=6"
 		HOOK_WHAT=pre-mount
+		if [ "$1" = dracut-systemd ]; then
+			HOOK_CMDLINE="$HOOK_CMDLINE $UNIT_CMDLINE"
+			HOOK_WHAT=unit
+		fi
 		dracut_image "$HOOK_INITRD" "${1#dracut-}"
 		;;
 	esac >"$T/image.log" 2>&1 || {
@@ -582,12 +674,41 @@ mkinitcpio_busybox() {
 	echo "$_c/bin/busybox"
 }
 
-# mkinitcpio_image OUT: an image built by the mkinitcpio checkout in MKINITCPIO_SRC
-# (copied, its build-time paths filled in) with HOOKS=(base torpor ...) and the
-# hooks from the staged install; a test-only hook powers off instead of a shell
+# mkinitcpio_debian FILE...: what mkinitcpio's systemd and sd-vconsole hooks take
+# from an Arch system, as this Debian host has it, in the copies FILE: sulogin,
+# swapon and swapoff in /usr/sbin; what systemd 252 or Debian does not ship
+# (systemd 255's executor, 257's validatefs, systemd-stub's tmpfiles, the vconsole
+# helper, kbd's tools when not installed) left out.  Each change is printed.
+mkinitcpio_debian() {
+	for _b in sulogin swapon swapoff; do
+		if [ -e "/usr/bin/$_b" ] || [ ! -e "/usr/sbin/$_b" ]; then
+			continue
+		fi
+		echo "mkinitcpio: on this host: /usr/sbin/$_b for /usr/bin/$_b"
+		sed -i "s|/usr/bin/$_b\b|/usr/sbin/$_b|" "$@" || return 1
+	done
+	for _f in /usr/lib/systemd/systemd-executor /usr/lib/systemd/systemd-validatefs \
+		/usr/lib/tmpfiles.d/20-systemd-stub.conf /etc/udev/hwdb.bin \
+		/usr/lib/systemd/systemd-vconsole-setup; do
+		[ ! -e "$_f" ] || continue
+		echo "mkinitcpio: not on this host, left out: $_f"
+		sed -i "\\|[ \"]${_f}[ \"]*\\\\\\?\$|d" "$@" || return 1
+	done
+	for _b in loadkeys setfont; do
+		! command -v "$_b" >/dev/null || continue
+		echo "mkinitcpio: not on this host, left out: $_b"
+		sed -i "/add_binary $_b\$/d" "$@" || return 1
+	done
+}
+
+# mkinitcpio_image OUT [systemd]: an image built by the mkinitcpio checkout in
+# MKINITCPIO_SRC (copied, its build-time paths filled in) with the hooks from the
+# staged install: HOOKS=(base torpor ...), where a test-only hook powers off
+# instead of a shell; with systemd HOOKS=(base systemd ... sd-torpor ...), as an
+# Arch system with systemd in the initramfs has them
 mkinitcpio_image() {
 	stale "$1" || return 0
-	_w=$OUT/$KLABEL/mkinitcpio
+	_w=$OUT/$KLABEL/mkinitcpio${2:+-$2}
 	rm -rf "$_w"
 	mkdir -p "$_w/src" "$_w/test/install" "$_w/test/hooks" || return 1
 	hook_stage "$_w/stage" || return 1
@@ -603,9 +724,15 @@ mkinitcpio_image() {
 		>"$_w/test/install/torpor-test-poweroff"
 	printf '#!/usr/bin/ash\nrun_emergencyhook() { echo "=== emergency"; poweroff -f; }\n' \
 		>"$_w/test/hooks/torpor-test-poweroff"
+	_hooks='base torpor torpor-test-poweroff'
+	if [ "${2:-}" = systemd ]; then
+		_hooks='base systemd autodetect modconf kms keyboard sd-vconsole block sd-torpor filesystems fsck'
+		mkinitcpio_debian "$_w/src/install/systemd" "$_w/src/install/sd-vconsole" || return 1
+	fi
 	printf '%s\n' 'MODULES=(virtio_pci virtio_blk ext4)' 'BINARIES=()' 'FILES=()' \
-		'HOOKS=(base torpor torpor-test-poweroff)' 'COMPRESSION=zstd' >"$_w/mkinitcpio.conf"
+		"HOOKS=($_hooks)" 'COMPRESSION=zstd' >"$_w/mkinitcpio.conf"
 	TORPOR_RESUME_BIN=$_w/stage$HOOK_LIBEXECDIR/torpor-resume \
+		TORPOR_UNIT_DIR=$_w/stage/usr/lib/systemd/system \
 		bash "$_w/src/mkinitcpio" -c "$_w/mkinitcpio.conf" -D "$_w/stage/usr/lib/initcpio" \
 		-D "$_w/test" -D "$_w/src" -k "$VMLINUZ" -r "$KTREE" -g "$1.tmp" || return 1
 	mv "$1.tmp" "$1"

@@ -220,6 +220,8 @@ report_job() {
 	desc=$(sed -n 's/^TEST_DESCRIPTION="\(.*\)"$/\1/p' "$2")
 	T=$OUT/$KLABEL-$name
 	log=$T.log
+	# a scenario that ran only part of itself says so (describe in lib-expect.sh)
+	[ ! -s "$T/description" ] || desc=$(cat "$T/description")
 	if [ "$3" -eq 0 ]; then
 		report ok "$KLABEL: $name: $desc"
 		# the disks are kept only for failures: they are 100+ MiB each

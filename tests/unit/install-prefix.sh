@@ -13,6 +13,7 @@ failed=0
 install_hooks() {
 	make -C "$top" --no-print-directory -s B="$t/build" PREFIX="$1" DESTDIR="$2" \
 		INITRAMFS_TOOLS_DIR=/itools DRACUT_MODULES_DIR=/dracut INITCPIO_DIR=/initcpio \
+		SYSTEMD_UNIT_DIR=/units \
 		install-initramfs-tools install-dracut install-mkinitcpio >"$t/log" 2>&1
 }
 
@@ -20,7 +21,8 @@ install_hooks() {
 check() {
 	for f in itools/hooks/torpor itools/scripts/local-top/torpor \
 		dracut/90torpor/module-setup.sh dracut/90torpor/torpor-pre-mount.sh \
-		initcpio/install/torpor initcpio/hooks/torpor; do
+		initcpio/install/torpor initcpio/hooks/torpor initcpio/install/sd-torpor \
+		dracut/90torpor/torpor-restore.service units/torpor-restore.service; do
 		n=$((n + 1))
 		if grep -q "$2/torpor-resume" "$1/$f" 2>/dev/null &&
 			! grep -q "$3/torpor-resume" "$1/$f"; then

@@ -424,10 +424,62 @@ static void test_hosts(void)
 	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO && strstr(rep.init, "program"),
 	       "initramfs: mkinitcpio's systemd hook at /init: hooks/torpor not run (/init is %s)",
 	       rep.init);
-	sh("rm %s/init", t);
+	/* sd-torpor beside torpor in HOOKS: its unit runs under the systemd hook */
+	sh("mkdir -p %s/usr/lib/systemd/system/initrd.target.wants && "
+	   "printf '[Service]\\nExecStart=%s\\n' >%s/usr/lib/systemd/system/torpor-restore.service && "
+	   "ln -s /usr/lib/systemd/system/torpor-restore.service "
+	   "%s/usr/lib/systemd/system/initrd.target.wants/", t, bin, t, t);
+	pack("cpio", "cpio-sdtorpor.cpio", 0);
+	tap_ok(verdict("cpio-sdtorpor.cpio", INITRAMFS_OK, &rep) && rep.unit &&
+	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO,
+	       "initramfs: mkinitcpio's systemd hook with sd-torpor's unit: ok");
+	sh("rm -r %s/usr/lib/systemd %s/init", t, t);
 	pack("cpio", "cpio-noinit.cpio", 0);
 	tap_ok(verdict("cpio-noinit.cpio", INITRAMFS_NO_SHELL_INIT, &rep) &&
 	       !strcmp(rep.init, "missing"), "initramfs: mkinitcpio without /init: not run");
+}
+
+/* torpor-restore.service, run where systemd is /init (dracut's systemd mode) */
+static void test_unit(void)
+{
+	struct initramfs_report rep;
+	char t[128];
+
+	tree("sdunit", TORPOR_RESUME_MARKER, 0);
+	snprintf(t, sizeof(t), "%s/sdunit", dir);
+	sh("rm -f %s/conf/initramfs.conf && mkdir -p %s/usr/lib/dracut %s/usr/lib/systemd/system && "
+	   "touch %s/usr/lib/dracut/dracut-lib.sh && "
+	   "printf '\\177ELF' >%s/usr/lib/systemd/systemd && ln -s usr/lib/systemd/systemd %s/init && "
+	   "printf '[Service]\\nExecStart=%s\\n' >%s/usr/lib/systemd/system/torpor-restore.service",
+	   t, t, t, t, t, t, bin, t);
+	pack("sdunit", "unit-unwanted.cpio", 0);
+	tap_ok(verdict("unit-unwanted.cpio", INITRAMFS_HOOK_NOT_RUN, &rep) && rep.unit,
+	       "initramfs: torpor-restore.service that no target wants: not run");
+	/* dracut's systemctl add-wants: a link in /etc, through lib -> usr/lib */
+	sh("mkdir -p %s/etc/systemd/system/initrd.target.wants && "
+	   "ln -s /lib/systemd/system/torpor-restore.service "
+	   "%s/etc/systemd/system/initrd.target.wants/torpor-restore.service", t, t);
+	pack("sdunit", "unit.cpio", 0);
+	tap_ok(verdict("unit.cpio", INITRAMFS_OK, &rep) && rep.unit &&
+	       rep.hook_host == INITRAMFS_HOST_DRACUT,
+	       "initramfs: torpor-restore.service wanted by initrd.target: ok");
+	sh("ln -sfn /usr/lib/systemd/system/other.service "
+	   "%s/etc/systemd/system/initrd.target.wants/torpor-restore.service", t);
+	pack("sdunit", "unit-dangling.cpio", 0);
+	tap_ok(verdict("unit-dangling.cpio", INITRAMFS_HOOK_NOT_RUN, &rep) && rep.unit,
+	       "initramfs: a .wants link that leads elsewhere does not enable it");
+	sh("ln -sfn /lib/systemd/system/torpor-restore.service "
+	   "%s/etc/systemd/system/initrd.target.wants/torpor-restore.service && "
+	   "printf '[Service]\\nExecStart=/usr/bin/true\\n' "
+	   ">%s/usr/lib/systemd/system/torpor-restore.service", t, t);
+	pack("sdunit", "unit-other.cpio", 0);
+	tap_ok(verdict("unit-other.cpio", INITRAMFS_NO_HOOK, &rep),
+	       "initramfs: a torpor-restore.service that runs something else: no hook");
+	sh("printf '[Service]\\nExecStart=%s\\n' >%s/usr/lib/systemd/system/torpor-restore.service && "
+	   "rm %s/init && printf '#!/bin/sh\\n' >%s/init && chmod 755 %s/init", bin, t, t, t, t);
+	pack("sdunit", "unit-shell.cpio", 0);
+	tap_ok(verdict("unit-shell.cpio", INITRAMFS_NO_HOOK, &rep),
+	       "initramfs: the unit under a shell /init (which runs no unit): no hook");
 }
 
 static void test_links(void)
@@ -944,6 +996,7 @@ int main(void)
 	if (have("cpio")) {
 		test_verdicts();
 		test_hosts();
+		test_unit();
 		test_links();
 		test_compressed("gzip", "gzip", "gzip -c", "gzip");
 		test_compressed("zstd", "zstd", "zstd -q -c", "zstd");
