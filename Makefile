@@ -12,6 +12,8 @@
 #   INITRAMFS_TOOLS_DIR, DRACUT_MODULES_DIR, INITCPIO_DIR   where the hosts read hooks
 #   SYSTEMD_UNIT_DIR     where systemd reads the drop-ins of install-systemd
 #                        (default /usr/lib/systemd/system)
+#   SYSTEMD_GENERATOR_DIR  where systemd finds torpor-logind-generator
+#                        (default /usr/lib/systemd/system-generators)
 #   TORPOR_TEST_KERNEL   the kernels check-qemu boots: suites or package names
 #                        (default: trixie bookworm forky, see tests/qemu/kernels.sh)
 #   QEMU_SCENARIOS       the scenarios check-qemu runs (default: every tests/qemu/[0-8]?-*.sh,
@@ -43,6 +45,7 @@ INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
 DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
 INITCPIO_DIR ?= /usr/lib/initcpio
 SYSTEMD_UNIT_DIR ?= /usr/lib/systemd/system
+SYSTEMD_GENERATOR_DIR ?= /usr/lib/systemd/system-generators
 FUZZ_SECONDS ?= 300
 QEMU_SCENARIOS ?= $(sort $(wildcard tests/qemu/[0-8][0-9]-*.sh))
 XXHASH_H ?= /usr/include/xxhash.h
@@ -192,7 +195,8 @@ check:
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
 		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/dracut-check.sh \
 		tests/unit/dracut-hostonly.sh tests/unit/initrd-unit.sh tests/unit/resume-args.sh \
-		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh tests/unit/build-check.sh tests/shellcheck.sh
+		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh \
+		tests/unit/logind-generator.sh tests/unit/build-check.sh tests/shellcheck.sh
 
 # the man pages: groff finds no warning, and every option and key is documented
 check-man:
@@ -315,9 +319,11 @@ $(HOOK_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
 		-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@SYSTEMD_UNIT_DIR@|$(SYSTEMD_UNIT_DIR)|g' $< >$@
 
-# systemd: the sleep runner and the drop-ins that make the sleep services run it
+# systemd: the sleep runner, the drop-ins that make the sleep services run it, and
+# the generator that lets logind offer hibernation into an image file
 SLEEP_VERBS := hibernate hybrid-sleep suspend-then-hibernate
-SYSTEMD_SRCS := systemd/torpor-sleep $(SLEEP_VERBS:%=systemd/systemd-%.service.d/torpor.conf)
+SYSTEMD_SRCS := systemd/torpor-sleep systemd/torpor-logind-generator \
+	$(SLEEP_VERBS:%=systemd/systemd-%.service.d/torpor.conf)
 SYSTEMD_OUTS := $(SYSTEMD_SRCS:%=$(B)/%)
 # the initramfs's unit (dracut's systemd module, mkinitcpio's sd-torpor), and the
 # drop-in that orders systemd 252-254's per-device resume service after it
@@ -328,7 +334,8 @@ hooks: $(INITRD_UNIT_OUTS)
 
 $(SYSTEMD_OUTS) $(INITRD_UNIT_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
-	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
+	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
+		-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< >$@
 
 MAN8 := man/torpor-suspend.8 man/torpor-resume.8 man/torpor-sleep.8
 MAN5 := man/torpor.conf.5
@@ -390,6 +397,8 @@ install-mkinitcpio: $(HOOK_OUTS) $(INITRD_UNIT_OUTS)
 # systemd reads the drop-ins at the next daemon-reload, done here when systemd runs
 install-systemd: $(SYSTEMD_OUTS)
 	install -D -m 0755 $(B)/systemd/torpor-sleep $(DESTDIR)$(LIBEXECDIR)/torpor-sleep
+	install -D -m 0755 $(B)/systemd/torpor-logind-generator \
+		$(DESTDIR)$(SYSTEMD_GENERATOR_DIR)/torpor-logind-generator
 	for v in $(SLEEP_VERBS); do \
 		install -D -m 0644 $(B)/systemd/systemd-$$v.service.d/torpor.conf \
 			$(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-$$v.service.d/torpor.conf || exit 1; \
@@ -418,7 +427,7 @@ uninstall-mkinitcpio:
 	-rmdir $(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-hibernate-resume@.service.d 2>/dev/null
 
 uninstall-systemd:
-	rm -f $(DESTDIR)$(LIBEXECDIR)/torpor-sleep
+	rm -f $(DESTDIR)$(LIBEXECDIR)/torpor-sleep $(DESTDIR)$(SYSTEMD_GENERATOR_DIR)/torpor-logind-generator
 	for v in $(SLEEP_VERBS); do \
 		rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-$$v.service.d/torpor.conf; \
 		rmdir $(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-$$v.service.d 2>/dev/null || :; \

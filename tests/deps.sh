@@ -7,7 +7,7 @@
 #   and host-only module's tests);  qemu: make demo, make bench;  hooks: make check-qemu
 #   (the generators, and what systemd needs, too);  deb: make deb (debhelper, lintian);  bench: make
 #   bench-host (the lz4 tool);  systemd: the 7x scenarios (mmdebstrap builds their
-#   Debian 12 root, and the .deb they install);  all: make test.
+#   Debian 13 and 12 roots, and the .deb they install);  all: make test.
 # Each need is a "probe package" pair: the probe is a file that exists once the
 # package is installed.  Does nothing when everything is there; otherwise prints
 # what it installs, which needs root (apt-get): as a normal user it fails with a hint.
@@ -73,6 +73,7 @@ need_hooks="
 need_systemd="
 /usr/bin/mmdebstrap mmdebstrap
 /usr/sbin/mke2fs e2fsprogs
+/usr/sbin/debugfs e2fsprogs
 /usr/bin/unshare util-linux
 /usr/bin/lsinitramfs initramfs-tools-core
 "

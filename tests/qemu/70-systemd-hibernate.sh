@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 70-systemd-hibernate: a real Debian 12 system (systemd 252, its own kernel and
-# initramfs-tools), torpor installed from its .deb with dpkg -i.  Boot 1: logind's
+# 70-systemd-hibernate: a real Debian 13 system (systemd 257, its own kernel 6.12
+# and initramfs-tools; Debian 12 with systemd 252 and 6.1 when
+# TORPOR_DEBIAN_SUITE=bookworm), torpor installed from its .deb with dpkg -i.  Boot 1: logind's
 # CanHibernate says yes, torpor-suspend --check passes (it read the guest's own
 # zstd initramfs: torpor-resume and its hook are there), a workload starts,
 # `systemctl hibernate` runs torpor through the drop-in and powers off with
@@ -17,7 +18,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
-TEST_DESCRIPTION="systemctl hibernate on Debian 12 runs torpor from the .deb: CanHibernate yes, hooks once, state survives, a failure fails the unit"
+TEST_DESCRIPTION="systemctl hibernate on Debian runs torpor from the .deb: CanHibernate yes, hooks once, state survives, a failure fails the unit"
 
 # only the .deb is installed: build/'s binaries are not used
 # shellcheck disable=SC2034 # read by lib.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 71-systemd-hybrid: systemctl hybrid-sleep on the Debian 12 guest of 70 (torpor
+# 71-systemd-hybrid: systemctl hybrid-sleep on the Debian 13 guest of 70 (torpor
 # from the .deb), QEMU with S3 and a monitor.  (a) Boot 1: logind says
 # CanHybridSleep=yes; systemctl hybrid-sleep writes torpor's image and suspends to
 # RAM; the host sees S2SUSPEND on the swap disk while the guest is suspended and
@@ -15,7 +15,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
-TEST_DESCRIPTION="systemctl hybrid-sleep on Debian 12 runs torpor: a wake-up discards the image, a power loss resumes it"
+TEST_DESCRIPTION="systemctl hybrid-sleep on Debian runs torpor: a wake-up discards the image, a power loss resumes it"
 # only the .deb is installed: build/'s binaries are not used
 # shellcheck disable=SC2034 # read by lib.sh
 TEST_NEEDS_TORPOR=0

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 72-systemd-suspend-then-hibernate: systemctl suspend-then-hibernate on the Debian
-# 12 guest of 70 (torpor from the .deb), QEMU with S3 and a monitor, sleep.conf's
+# 13 guest of 70 (torpor from the .deb), QEMU with S3 and a monitor, sleep.conf's
 # HibernateDelaySec=20s.  Boot 1: logind says CanSuspendThenHibernate=yes; the guest
 # suspends to RAM with no image yet (the host reads plain swap while QEMU says
 # suspended), the RTC alarm wakes it by itself, torpor-suspend hibernates it and
@@ -14,7 +14,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
-TEST_DESCRIPTION="systemctl suspend-then-hibernate on Debian 12: suspend, the RTC alarm wakes it, torpor hibernates, the next boot resumes"
+TEST_DESCRIPTION="systemctl suspend-then-hibernate on Debian: suspend, the RTC alarm wakes it, torpor hibernates, the next boot resumes"
 # only the .deb is installed: build/'s binaries are not used
 # shellcheck disable=SC2034 # read by lib.sh
 TEST_NEEDS_TORPOR=0

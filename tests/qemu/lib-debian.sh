@@ -1,20 +1,47 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# A real Debian 12 (bookworm) system for the systemd scenarios (7x): a root tree
-# built once with mmdebstrap from Debian's archive and cached, then per run a copy
-# into which torpor is installed FROM ITS .deb with dpkg -i (so the package's
-# initramfs-tools trigger rebuilds the guest's own initramfs), made into an ext4
-# disk; the guest boots its own kernel and initramfs.  Sourced after lib.sh.
+# A real Debian system for the systemd scenarios (7x): Debian 13 (trixie, systemd
+# 257, kernel 6.12) by default, Debian 12 (bookworm, systemd 252, kernel 6.1) on
+# request.  A root tree built once per suite with mmdebstrap from Debian's archive
+# and cached, then per run a copy into which torpor is installed FROM ITS .deb with
+# dpkg -i (so the package's initramfs-tools trigger rebuilds the guest's own
+# initramfs), made into an ext4 disk; the guest boots its own kernel and initramfs.
+# Sourced after lib.sh.
 #
-# Knobs: TORPOR_CACHE (default .cache/), TORPOR_DEB (the .deb to install, default
-# the newest build/deb/torpor_*.deb; built with `make deb` when there is none).
+# Knobs: TORPOR_DEBIAN_SUITE (trixie or bookworm; a scenario that sets DEBIAN_SUITE=
+# on a line of its own before sourcing this file keeps its suite), TORPOR_CACHE
+# (default .cache/), TORPOR_DEB (the .deb to install, default the newest
+# build/deb/torpor_*.deb; built with `make deb` when there is none).
 
-DEBIAN_SUITE=bookworm
+# debian_use SUITE: the suite the functions below build and boot
+debian_use() {
+	DEBIAN_SUITE=$1
+	case $DEBIAN_SUITE in
+	bookworm) DEBIAN_NAME="Debian 12" DEBIAN_DIR=debian12 ;;
+	trixie) DEBIAN_NAME="Debian 13" DEBIAN_DIR=debian13 ;;
+	*) DEBIAN_NAME="Debian $DEBIAN_SUITE" DEBIAN_DIR=debian-$DEBIAN_SUITE ;;
+	esac
+	DEBIAN_MIRRORS="deb http://deb.debian.org/debian $DEBIAN_SUITE main
+deb http://deb.debian.org/debian $DEBIAN_SUITE-updates main
+deb http://deb.debian.org/debian-security $DEBIAN_SUITE-security main"
+}
+
+# debian_suites SCRIPT...: the suites the 7x scripts among SCRIPT... boot, one a line
+debian_suites() {
+	for _s in "$@"; do
+		case $_s in
+		*/7[0-9]-*.sh | 7[0-9]-*.sh) ;;
+		*) continue ;;
+		esac
+		_su=$(sed -n 's/^DEBIAN_SUITE=\([a-z]*\)$/\1/p' "$_s" | head -n 1)
+		echo "${_su:-${TORPOR_DEBIAN_SUITE:-trixie}}"
+	done | sort -u
+}
+
+debian_use "${DEBIAN_SUITE:-${TORPOR_DEBIAN_SUITE:-trixie}}"
 # what the guest needs beyond the essential packages: an init, udev, logind's
-# D-Bus, the kernel and its initramfs generator; liblz4-1 is torpor's one library
-DEBIAN_PACKAGES="systemd systemd-sysv udev dbus linux-image-amd64 initramfs-tools liblz4-1 zstd"
-DEBIAN_MIRRORS="deb http://deb.debian.org/debian bookworm main
-deb http://deb.debian.org/debian bookworm-updates main
-deb http://deb.debian.org/debian-security bookworm-security main"
+# D-Bus, the kernel and its initramfs generator; liblz4-1 is torpor's one library;
+# systemd-zram-generator for the zram-only guests (73, 74; the others switch it off)
+DEBIAN_PACKAGES="systemd systemd-sysv udev dbus linux-image-amd64 initramfs-tools liblz4-1 zstd systemd-zram-generator"
 # initramfs-tools builds a MODULES=list image with the guest's three disk and
 # filesystem drivers: seconds instead of a minute for MODULES=most, each time
 # (a local choice a user can make too; the generator and torpor's hook are the real ones)
@@ -31,7 +58,7 @@ debian_cache_key() {
 # debian_tree: print the cached root tree's path, building it first when missing
 # (mmdebstrap --variant=apt, no recommends; about 700 MiB).  Progress to stderr.
 debian_tree() {
-	_dc=${TORPOR_CACHE:-$TOP/.cache}/debian12-$(debian_cache_key)
+	_dc=${TORPOR_CACHE:-$TOP/.cache}/$DEBIAN_DIR-$(debian_cache_key)
 	if [ -f "$_dc/done" ]; then
 		echo "$_dc/root"
 		return 0
@@ -56,7 +83,7 @@ debian_tree_build() {
 	rm -rf "$_dc"
 	mkdir -p "$_dc" || return 1
 	_t0=$(now)
-	echo "lib-debian: building the Debian 12 root in $_dc (once)" >&2
+	echo "lib-debian: building the $DEBIAN_NAME root in $_dc (once)" >&2
 	# shellcheck disable=SC2086 # the package list is split on purpose
 	_inc=$(echo $DEBIAN_PACKAGES | tr ' ' ',')
 	# the mirror list is one argument a line
@@ -125,13 +152,19 @@ in_chroot() {
 }
 
 SD_SWAP_UUID=5a0c3e27-8d4b-4f61-9b2e-1c7a9e0d4f13
+# the kernel command line's resume= (73 has none until the guest made its image file)
+SD_RESUME="resume=UUID=$SD_SWAP_UUID"
 
-# sd_setup: the scenario's disks: a copy of the cached root with torpor's .deb
-# installed by dpkg -i, the guest driver and its service, and a swap disk
+# sd_setup [zram]: the scenario's disks: a copy of the cached root with torpor's
+# .deb installed by dpkg -i, the guest driver and its service, and a swap disk.
+# With zram: zram (systemd-zram-generator's default zram0) is the only swap, the
+# second disk holds no swap area, and the root has room for an image file of half
+# the guest's memory; otherwise zram is off (an empty zram-generator.conf)
 sd_setup() {
+	_zram=${1:-}
 	_t0=$(now)
 	_tree=$(debian_tree) || return 1
-	note "Debian 12 root: $(since "$_t0") s (cached in ${_tree%/root})"
+	note "$DEBIAN_NAME ($DEBIAN_SUITE) root: $(since "$_t0") s (cached in ${_tree%/root})"
 	_t1=$(now)
 	_deb=$(debian_deb) || {
 		fail "no torpor .deb (make deb failed, see $T/deb.log)"
@@ -175,23 +208,30 @@ sd_setup() {
 	# not a first boot (no firstboot questions on the console)
 	od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$_r/etc/machine-id"
 	echo torpor-guest >"$_r/etc/hostname"
-	printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\nUUID=%s none swap sw 0 0\n' "$SD_SWAP_UUID" \
-		>"$_r/etc/fstab"
 	rm -f "$T/root.img" "$T/swap.img"
-	truncate -s 1G "$T/swap.img" && mkswap -U "$SD_SWAP_UUID" "$T/swap.img" >/dev/null 2>&1 &&
-		mke2fs -q -t ext4 -d "$_r" "$T/root.img" 1536M || return 1
+	if [ "$_zram" = zram ]; then
+		printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$_r/etc/fstab"
+		truncate -s 64M "$T/swap.img" &&
+			mke2fs -q -t ext4 -d "$_r" "$T/root.img" 2560M || return 1
+	else
+		: >"$_r/etc/systemd/zram-generator.conf"
+		printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\nUUID=%s none swap sw 0 0\n' \
+			"$SD_SWAP_UUID" >"$_r/etc/fstab"
+		truncate -s 1G "$T/swap.img" && mkswap -U "$SD_SWAP_UUID" "$T/swap.img" >/dev/null 2>&1 &&
+			mke2fs -q -t ext4 -d "$_r" "$T/root.img" 1536M || return 1
+	fi
 	rm -rf "$_r"
 	note "per run: copy, dpkg -i (with its initramfs) and the disks in $(since "$_t1") s"
 }
 
 # sd_boot N [PARAMS...]: boot the guest's own kernel and initramfs, keeping what
 # it writes; PARAMS go on the kernel command line (torpor_sd_test=MODE: what the
-# guest driver does, default hibernate)
+# guest driver does, default hibernate); SD_TIMEOUT bounds it (default 420 s)
 sd_boot() {
 	_sdn=$1
 	shift
-	BOOT_KERNEL=$T/vmlinuz BOOT_INITRD=$T/initrd.img BOOT_ROOT_OPTS='' BOOT_TIMEOUT=420 \
-		BOOT_CMDLINE="console=ttyS0 panic=-1 root=/dev/vda rw resume=UUID=$SD_SWAP_UUID" \
+	BOOT_KERNEL=$T/vmlinuz BOOT_INITRD=$T/initrd.img BOOT_ROOT_OPTS='' BOOT_TIMEOUT=${SD_TIMEOUT:-420} \
+		BOOT_CMDLINE="console=ttyS0 panic=-1 root=/dev/vda rw $SD_RESUME" \
 		boot "$_sdn" "${@:-torpor_sd_test=hibernate}"
 }
 
@@ -203,7 +243,7 @@ sd_boot_sleep() {
 	_sda=$2
 	shift 2
 	BOOT_KERNEL=$T/vmlinuz BOOT_INITRD=$T/initrd.img BOOT_ROOT_OPTS='' BOOT_TIMEOUT=420 \
-		BOOT_CMDLINE="console=ttyS0 panic=-1 root=/dev/vda rw resume=UUID=$SD_SWAP_UUID" \
+		BOOT_CMDLINE="console=ttyS0 panic=-1 root=/dev/vda rw $SD_RESUME" \
 		BOOT_SLEEP_LINE="^=== sleep-requested" boot_sleep "$_sdn" "$_sda" "$@"
 }
 
@@ -211,3 +251,70 @@ sd_boot_sleep() {
 marker_arg() {
 	sed -n "s/^[^ ]* === $2 //p" "$T/boot$1.console" | head -n 1
 }
+
+# sd_guest_lines N: what the guest driver printed in boot N, for the log
+sd_guest_lines() { sed -n 's/^[^ ]* \(guest: .*\)/\1/p' "$T/boot$1.console" | sed 's/^/## /'; }
+
+# sd_file_sig PAGE: the signature at the end of the root disk's page PAGE (the file's first)
+sd_file_sig() {
+	dd if="$T/root.img" bs=4096 skip="$1" count=1 2>/dev/null | tail -c 10 | tr -d '\000'
+}
+
+# sd_zram_imagefile: the scenario of 73 (Debian 13) and 74 (Debian 12); 73 says what it proves
+sd_zram_imagefile() {
+	# a fresh system: no resume= on the command line yet
+	SD_RESUME=
+	# update-initramfs alone took 130-230 s of TCG on a busy 2-core machine
+	SD_TIMEOUT=720 sd_boot 1 torpor_sd_test=zram-setup
+	note_boot 1
+	sd_guest_lines 1
+	expect 1 zram-active "other-swaps 0" "setup-exit 0" "update-initramfs 0" poweroff
+	note "$DEBIAN_NAME, zram only, nothing set up: CanHibernate $(marker_arg 1 can-hibernate-before)"
+	_cmd=$(marker_arg 1 cmdline)
+	_page=${_cmd##*resume_offset=}
+	case $_cmd in
+	resume=UUID=*" resume_offset="[0-9]*) echo "ok: --setup-image-file printed '$_cmd'" ;;
+	*)
+		fail "boot 1: torpor-suspend --setup-image-file printed no resume= line"
+		return
+		;;
+	esac
+	# what the boot loader would load next: the initramfs update-initramfs rebuilt
+	_initrd=$(marker_arg 1 initrd)
+	if ! debugfs -R "dump $_initrd $T/initrd.img" "$T/root.img" >"$T/debugfs.log" 2>&1 ||
+		[ ! -s "$T/initrd.img" ]; then
+		fail "cannot read '$_initrd' from the root disk (see $T/debugfs.log)"
+		return
+	fi
+
+	SD_RESUME=$_cmd
+	sd_boot 2 torpor_sd_test=zram
+	note_boot 2
+	sd_guest_lines 2
+	expect 2 "can-hibernate yes" "check-exit 0" "hibernate-requested 0"
+	expect_not 2 after-sleep fresh-boot-after-hibernate workload-failed
+	note "$DEBIAN_NAME, image file set up: CanHibernate $(marker_arg 2 can-hibernate)"
+	if [ "$(sd_file_sig "$_page")" = S2SUSPEND ]; then
+		echo "ok: torpor's signature S2SUSPEND at the image file's first page after systemctl hibernate"
+	else
+		fail "the image file's first page says '$(sd_file_sig "$_page")' after systemctl hibernate, expected S2SUSPEND"
+	fi
+	_id=$(marker_arg 2 sd-test-start)
+	_wl=$(marker_arg 2 workload)
+	{ [ -n "$_id" ] && [ -n "$_wl" ]; } || fail "boot 2 printed no boot id or workload"
+
+	sd_boot 3
+	note_boot 3
+	sd_guest_lines 3
+	expect_line 3 'torpor: image loaded in .*, restoring' "torpor-resume restored in the initramfs"
+	expect 3 "after-sleep $_id" "hibernate-unit success" "token-ok ${_wl#* }" \
+		"workload-pid ${_wl%% *}" "hooks pre=1 post=1" zram-active-after "other-swaps-after 0" \
+		"can-hibernate-after yes" poweroff
+	expect_not 3 fresh-boot-after-hibernate no-post-hook token-bad sd-test-start
+	if [ "$(sd_file_sig "$_page")" = SWAPSPACE2 ]; then
+		echo "ok: the image file's first page is SWAPSPACE2 again after the restore"
+	else
+		fail "the image file's first page says '$(sd_file_sig "$_page")' after the restore, expected SWAPSPACE2"
+	fi
+}
+

@@ -120,7 +120,11 @@ if [ "$njobs" -gt 0 ]; then
 		install-mkinitcpio install-systemd >"$T/stage.log" 2>&1 || true
 	if grep -q '/7[0-9]-[^/]*\.sh$' "$jobs"; then
 		. "$QDIR/lib-debian.sh"
-		debian_tree >"$T/debian.log" 2>&1 || true
+		# shellcheck disable=SC2046 # one script a word
+		for suite in $(debian_suites $(cut -d' ' -f2 "$jobs")); do
+			debian_use "$suite"
+			debian_tree >>"$T/debian.log" 2>&1 || true
+		done
 		debian_deb >>"$T/debian.log" 2>&1 || true
 	fi
 fi

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# systemd/torpor-logind-generator against fake torpor.conf files, kernel command
+# lines and unit folders: it writes logind's drop-in (the memory check bypassed)
+# only when image_file is set, the command line has resume= and resume_offset=
+# and no noresume, and torpor's drop-in for systemd-hibernate.service is there;
+# in every other case it writes nothing, so logind judges as it always does.
+# make install-systemd installs it.  No root needed; nothing outside a temporary
+# folder is read or written.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+t=$(mktemp -d) || exit 1
+trap 'rm -rf "$t"' EXIT
+# shellcheck disable=SC2034 # n and TAP_PREFIX are tap.sh's
+n=0 TAP_PREFIX="torpor-logind-generator: "
+failed=0
+# shellcheck source=tests/unit/tap.sh
+. "$(dirname "$0")/tap.sh"
+
+gen=$top/systemd/torpor-logind-generator
+dropin=systemd-logind.service.d/torpor-image-file.conf
+mkdir -p "$t/units/systemd-hibernate.service.d"
+: >"$t/units/systemd-hibernate.service.d/torpor.conf"
+good_cmdline="BOOT_IMAGE=/vmlinuz root=/dev/vda resume=UUID=0b2c6a1e-1c4f-4f43-9a3e-2f1b7c9d8e01 resume_offset=34816 quiet"
+
+# run CONF CMDLINE [UNITS]: the generator with that torpor.conf text and command
+# line; its output folder is $t/out
+run() {
+	rm -rf "$t/out"
+	mkdir -p "$t/out"
+	printf '%s\n' "$1" >"$t/torpor.conf"
+	printf '%s\n' "$2" >"$t/cmdline"
+	TORPOR_CONF=$t/torpor.conf TORPOR_CMDLINE=$t/cmdline TORPOR_UNIT_DIRS="${3:-$t/units}" \
+		sh "$gen" "$t/out" "$t/out.early" "$t/out.late"
+}
+
+# writes WHAT CONF CMDLINE: the drop-in is written and sets the bypass
+writes() {
+	if run "$2" "$3" && grep -qx 'Environment=SYSTEMD_BYPASS_HIBERNATION_MEMORY_CHECK=1' "$t/out/$dropin" &&
+		grep -qx '\[Service\]' "$t/out/$dropin"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		find "$t/out" | sed 's/^/# /'
+	fi
+}
+
+# nothing WHAT CONF CMDLINE [UNITS]: exits 0 and writes nothing
+nothing() {
+	if run "$2" "$3" "${4:-}" && [ -z "$(find "$t/out" -mindepth 1)" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		find "$t/out" | sed 's/^/# /'
+	fi
+}
+
+writes "image_file set, resume= and resume_offset= given: logind's drop-in" \
+	"image_file = /var/lib/torpor/image" "$good_cmdline"
+writes "blanks around the key and value, other keys and comments beside it" \
+	"# made by --setup-image-file
+	compress = lz4
+  image_file=/var/lib/torpor/image	" "$good_cmdline"
+nothing "torpor.conf as installed (image_file commented out): nothing" \
+	"$(cat "$top/suspend/torpor.conf")" "$good_cmdline"
+nothing "image_file in a comment: nothing" "# image_file = /var/lib/torpor/image" "$good_cmdline"
+nothing "another key ending in image_file: nothing" "no_image_file = /x" "$good_cmdline"
+nothing "image_file with no value: nothing" "image_file =" "$good_cmdline"
+nothing "no resume_offset= on the command line: nothing" \
+	"image_file = /var/lib/torpor/image" "root=/dev/vda resume=UUID=0b2c6a1e-1c4f-4f43-9a3e-2f1b7c9d8e01"
+nothing "no resume= on the command line: nothing" \
+	"image_file = /var/lib/torpor/image" "root=/dev/vda resume_offset=34816"
+nothing "noresume on the command line: nothing" \
+	"image_file = /var/lib/torpor/image" "$good_cmdline noresume"
+nothing "resume= only after -- (for init, not the kernel): nothing" \
+	"image_file = /var/lib/torpor/image" "root=/dev/vda -- resume=UUID=x resume_offset=1"
+nothing "torpor's drop-in for systemd-hibernate.service missing: nothing" \
+	"image_file = /var/lib/torpor/image" "$good_cmdline" "$t/none"
+mkdir -p "$t/etc/systemd-hibernate.service.d"
+ln -s /dev/null "$t/etc/systemd-hibernate.service.d/torpor.conf"
+nothing "torpor's drop-in masked (a /dev/null symlink in a folder that wins): nothing" \
+	"image_file = /var/lib/torpor/image" "$good_cmdline" "$t/etc $t/units"
+rm -f "$t/torpor.conf"
+rm -rf "$t/out" && mkdir -p "$t/out"
+if TORPOR_CONF=$t/torpor.conf TORPOR_CMDLINE=$t/cmdline TORPOR_UNIT_DIRS=$t/units sh "$gen" "$t/out" &&
+	[ -z "$(find "$t/out" -mindepth 1)" ]; then
+	ok "no torpor.conf: nothing"
+else
+	not_ok "no torpor.conf: nothing"
+fi
+sh "$gen" >/dev/null 2>&1
+if [ $? -eq 2 ]; then ok "no output folder is a usage error"; else not_ok "no output folder is a usage error"; fi
+
+if make -C "$top" --no-print-directory -s B="$t/build" PREFIX=/usr SYSCONFDIR=/etc \
+	DESTDIR="$t/dest" install-systemd >"$t/log" 2>&1 &&
+	[ -x "$t/dest/usr/lib/systemd/system-generators/torpor-logind-generator" ] &&
+	grep -q 'TORPOR_CONF:-/etc/torpor.conf}' "$t/dest/usr/lib/systemd/system-generators/torpor-logind-generator"; then
+	ok "make install-systemd installs it among systemd's generators, naming /etc/torpor.conf"
+else
+	not_ok "make install-systemd installs it among systemd's generators, naming /etc/torpor.conf"
+	sed 's/^/# /' "$t/log"
+fi
+[ "$failed" -eq 0 ]
