@@ -61,8 +61,9 @@ static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf
 	case INITRAMFS_NO_HOOK:
 		snprintf(buf, len, "it has torpor-resume but no hook that runs it (initramfs-tools' "
 			 "scripts/local-top/torpor, dracut's pre-mount torpor-pre-mount.sh, "
-			 "mkinitcpio's hooks/torpor, or torpor-restore.service where systemd is "
-			 "/init, naming %s)", RESUME_BIN);
+			 "mkinitcpio's hooks/torpor, or, where /init is a link to systemd, "
+			 "torpor-restore.service in a unit directory, not masked, whose "
+			 "ExecStart= runs %s and which no drop-in changes)", RESUME_BIN);
 		break;
 	case INITRAMFS_HOOK_NOT_RUN:
 		snprintf(buf, len, rep->unit ?

@@ -421,11 +421,12 @@ static void test_hosts(void)
 	sh("printf 'EARLYHOOKS=\"\"\\nHOOKS=\"base udev torpor\"\\nLATEHOOKS=\"\"\\n' >%s/config", t);
 	pack("cpio", "cpio.cpio", 0);
 	tap_ok(verdict("cpio.cpio", INITRAMFS_OK, &rep), "initramfs: mkinitcpio with torpor in HOOKS: ok");
-	/* the systemd hook copies systemd to /init; hooks/torpor and HOOKS stay */
-	sh("{ printf '\\177ELF\\2\\1\\1' && head -c 3000 /dev/urandom; } >%s/init", t);
+	/* the systemd hook links /init to systemd; hooks/torpor and HOOKS stay */
+	sh("mkdir -p %s/usr/lib/systemd && printf '\\177ELF' >%s/usr/lib/systemd/systemd && "
+	   "rm %s/init && ln -s usr/lib/systemd/systemd %s/init", t, t, t, t);
 	pack("cpio", "cpio-systemd.cpio", 0);
 	tap_ok(verdict("cpio-systemd.cpio", INITRAMFS_NO_SHELL_INIT, &rep) &&
-	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO && strstr(rep.init, "program"),
+	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO && strstr(rep.init, "systemd"),
 	       "initramfs: mkinitcpio's systemd hook at /init: hooks/torpor not run (/init is %s)",
 	       rep.init);
 	/* sd-torpor beside torpor in HOOKS: its unit runs under the systemd hook */
@@ -484,6 +485,87 @@ static void test_unit(void)
 	pack("sdunit", "unit-shell.cpio", 0);
 	tap_ok(verdict("unit-shell.cpio", INITRAMFS_NO_HOOK, &rep),
 	       "initramfs: the unit under a shell /init (which runs no unit): no hook");
+}
+
+/*
+ * sdunit's tree as dracut's systemd mode makes it (systemd at /init, the unit
+ * wanted by initrd.target), then @change run in it: is its verdict @want?
+ */
+static int unit_case(const char *change, enum initramfs_verdict want)
+{
+	struct initramfs_report rep;
+	char t[128];
+
+	snprintf(t, sizeof(t), "%s/sdunit", dir);
+	sh("cd %s && rm -rf etc/systemd usr/lib/systemd opt init && "
+	   "mkdir -p usr/lib/systemd/system etc/systemd/system/initrd.target.wants && "
+	   "printf '\\177ELF' >usr/lib/systemd/systemd && ln -s usr/lib/systemd/systemd init && "
+	   "printf '[Unit]\\nDescription=x\\n\\n[Service]\\nExecStart=%s\\n' "
+	   ">usr/lib/systemd/system/torpor-restore.service && "
+	   "ln -s /lib/systemd/system/torpor-restore.service "
+	   "etc/systemd/system/initrd.target.wants/torpor-restore.service && %s", t, bin, change);
+	pack("sdunit", "case.cpio", 0);
+	if (!verdict("case.cpio", want, &rep))
+		printf("# verdict %d, not %d, after: %s\n", rep.verdict, want, change);
+	return rep.verdict == want;
+}
+
+/* where the unit would not run, or not run torpor-resume: not proven */
+static void test_unit_odd(void)
+{
+	char sh_bin[256];
+
+	tap_ok(unit_case("true", INITRAMFS_OK), "unit: as dracut makes it: ok");
+	tap_ok(unit_case("rm init", INITRAMFS_NO_HOOK), "unit: no /init: no hook");
+	tap_ok(unit_case("rm init && printf '\\177ELFx' >init && chmod 755 init",
+			 INITRAMFS_NO_HOOK), "unit: /init a program, not systemd: no hook");
+	tap_ok(unit_case("rm init && ln -s usr/bin/busybox init", INITRAMFS_NO_HOOK),
+	       "unit: /init a link to another program: no hook");
+	tap_ok(unit_case("mv etc/systemd/system/initrd.target.wants "
+			 "etc/systemd/system/shutdown.target.wants", INITRAMFS_HOOK_NOT_RUN),
+	       "unit: linked in shutdown.target.wants/ only: not run");
+	tap_ok(unit_case("mv etc/systemd/system/initrd.target.wants "
+			 "etc/systemd/system/initrd.target.requires", INITRAMFS_OK),
+	       "unit: linked in initrd.target.requires/: ok");
+	snprintf(sh_bin, sizeof(sh_bin), "printf '[Service]\\nExecStart=%s-old\\n' "
+		 ">usr/lib/systemd/system/torpor-restore.service", bin);
+	tap_ok(unit_case(sh_bin, INITRAMFS_NO_HOOK), "unit: ExecStart=<bin>-old: no hook");
+	snprintf(sh_bin, sizeof(sh_bin), "printf '[Service]\\n# %s\\nExecStart=/bin/true\\n' "
+		 ">usr/lib/systemd/system/torpor-restore.service", bin);
+	tap_ok(unit_case(sh_bin, INITRAMFS_NO_HOOK),
+	       "unit: the binary named in a comment, ExecStart=/bin/true: no hook");
+	snprintf(sh_bin, sizeof(sh_bin), "printf '[Service]\\nExecStart=/bin/true %s\\n' "
+		 ">usr/lib/systemd/system/torpor-restore.service", bin);
+	tap_ok(unit_case(sh_bin, INITRAMFS_NO_HOOK),
+	       "unit: the binary as another program's argument: no hook");
+	snprintf(sh_bin, sizeof(sh_bin), "printf '[Service]\\nExecStart = -%s --x\\n' "
+		 ">usr/lib/systemd/system/torpor-restore.service", bin);
+	tap_ok(unit_case(sh_bin, INITRAMFS_OK), "unit: ExecStart = -<bin> --x (a prefix): ok");
+	tap_ok(unit_case("ln -s /dev/null etc/systemd/system/torpor-restore.service",
+			 INITRAMFS_NO_HOOK), "unit: masked in /etc (a link to /dev/null): no hook");
+	tap_ok(unit_case("mkdir -p etc/systemd/system/torpor-restore.service.d && "
+			 "printf '[Service]\\nExecStart=\\nExecStart=/bin/true\\n' "
+			 ">etc/systemd/system/torpor-restore.service.d/x.conf", INITRAMFS_NO_HOOK),
+	       "unit: a drop-in that replaces ExecStart: no hook");
+	tap_ok(unit_case("mkdir -p usr/lib/systemd/system/torpor-restore.service.d && "
+			 "printf '[Service]\\nEnvironment=A=1\\n' "
+			 ">usr/lib/systemd/system/torpor-restore.service.d/x.conf", INITRAMFS_OK),
+	       "unit: a drop-in that leaves ExecStart: ok");
+	snprintf(sh_bin, sizeof(sh_bin), "mkdir -p usr/lib/systemd/system/torpor-restore.service.d "
+		 "&& printf '[Service]\\nExecStart=\\nExecStart=%s --device=/dev/vdb1\\n' "
+		 ">usr/lib/systemd/system/torpor-restore.service.d/hostonly.conf", bin);
+	tap_ok(unit_case(sh_bin, INITRAMFS_OK),
+	       "unit: dracut's host-only drop-in (ExecStart=<bin> --device=): ok");
+	tap_ok(unit_case("mkdir -p opt/x/systemd/system/initrd.target.wants && "
+			 "mv usr/lib/systemd/system/torpor-restore.service opt/x/systemd/system/ && "
+			 "rm -r etc/systemd/system/initrd.target.wants && "
+			 "ln -s /opt/x/systemd/system/torpor-restore.service "
+			 "opt/x/systemd/system/initrd.target.wants/", INITRAMFS_NO_HOOK),
+	       "unit: only under /opt/x/systemd/system (no unit directory): no hook");
+	tap_ok(unit_case("mkdir -p opt/x/initrd.target.wants && "
+			 "mv etc/systemd/system/initrd.target.wants/torpor-restore.service "
+			 "opt/x/initrd.target.wants/", INITRAMFS_HOOK_NOT_RUN),
+	       "unit: wanted from a directory systemd does not read: not run");
 }
 
 static void test_links(void)
@@ -1097,6 +1179,7 @@ int main(void)
 		test_verdicts();
 		test_hosts();
 		test_unit();
+		test_unit_odd();
 		test_links();
 		test_compressed("gzip", "gzip", "gzip -c", "gzip");
 		test_compressed("zstd", "zstd", "zstd -q -c", "zstd");
