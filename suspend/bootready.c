@@ -222,7 +222,7 @@ int hibernate_check_next_boot(const struct hib_target *t, const char *spec)
 	char what[CMDLINE_RESUME_MAX + 48];
 
 	/* a resume= other than @spec was looked up: what that lookup could not read */
-	if (res != NEXTBOOT_MALFORMED && res != NEXTBOOT_NORESUME && res != NEXTBOOT_UNNAMED &&
+	if (res != NEXTBOOT_MALFORMED && res != NEXTBOOT_NORESUME && nb.cl.resume[0] &&
 	    strcmp(nb.cl.resume, spec)) {
 		snprintf(what, sizeof(what), "the kernel command line's resume=%s", nb.cl.resume);
 		skipsay(what);
