@@ -136,6 +136,9 @@ $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: $(B)/install-vars
 # and where torpor-resume sits in the initramfs, which bootready.c checks
 $(B)/glibc/suspend/bootready.o $(B)/test/suspend/bootready.o: CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
 $(B)/glibc/suspend/bootready.o $(B)/test/suspend/bootready.o: $(B)/install-vars
+# test-initramfs builds images with torpor-resume where bootready.c looks for it
+$(B)/tests/test-initramfs $(B)/tests-asan/test-initramfs: CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
+$(B)/tests/test-initramfs $(B)/tests-asan/test-initramfs: $(B)/install-vars
 
 $(B)/torpor-suspend: $(SUSPEND_OBJS) $(B)/glibc/libcore.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -llz4

@@ -61,8 +61,9 @@ static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf
 	case INITRAMFS_NO_HOOK:
 		snprintf(buf, len, "it has torpor-resume but no hook that runs it (initramfs-tools' "
 			 "scripts/local-top/torpor, dracut's pre-mount torpor-pre-mount.sh, "
-			 "mkinitcpio's hooks/torpor, or torpor-restore.service where systemd is "
-			 "/init, naming %s)", RESUME_BIN);
+			 "mkinitcpio's hooks/torpor, or, where /init is a link to systemd, "
+			 "torpor-restore.service in a unit directory, not masked, whose "
+			 "ExecStart= runs %s and which no drop-in changes)", RESUME_BIN);
 		break;
 	case INITRAMFS_HOOK_NOT_RUN:
 		snprintf(buf, len, rep->unit ?
@@ -86,12 +87,42 @@ static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf
 }
 
 /*
+ * No resume= on the command line (@unnamed): only initramfs-tools' hook looks
+ * for the image then, on the device its own RESUME= names (conf/conf.d/resume,
+ * which torpor's boot script reads); torpor-restore.service and the dracut and
+ * mkinitcpio hooks read the command line only.  @rep is NULL when the initramfs
+ * was not read, @what names it.  0, or -EINVAL (reported).
+ */
+static int check_unnamed(const struct initramfs_report *rep, const char *what)
+{
+	if (rep && rep->hook_host == INITRAMFS_HOST_ITOOLS && !rep->unit)
+		return 0;
+	if (!rep)
+		msg_error("the kernel command line has no resume=, and the initramfs is not "
+			  "checked: nothing shows that the next boot would look for the image");
+	else if (rep->unit)
+		msg_error("the kernel command line has no resume=, and torpor-restore.service in "
+			  "%s reads only the command line: the next boot would not look for the "
+			  "image, and the hibernated session would be lost", what);
+	else
+		msg_error("the kernel command line has no resume=, and the %s hook in %s reads "
+			  "only the command line: the next boot would not look for the image, and "
+			  "the hibernated session would be lost",
+			  initramfs_host_name(rep->hook_host), what);
+	msg_hint("put resume= (and resume_offset= for a swap file) on the kernel command line "
+		 "('torpor-suspend --print-cmdline' prints it), rebuild the initramfs and reboot");
+	return -EINVAL;
+}
+
+/*
  * The next boot runs the initramfs of this kernel: without a torpor-resume that
  * reads this image format, and the hook that runs it, the image would be lost
- * (discarded by an older torpor-resume, or never looked at).  Before anything
- * changes: 0, or -errno (reported).
+ * (discarded by an older torpor-resume, or never looked at).  With @unnamed
+ * (hibernate_check_next_boot() found no resume=), its hook must also know the
+ * device without it (check_unnamed()).  Before anything changes: 0, or -errno
+ * (reported).
  */
-int hibernate_check_initramfs(const struct hib_opts *o)
+int hibernate_check_initramfs(const struct hib_opts *o, int unnamed)
 {
 	struct initramfs_report rep;
 	char path[PATH_MAX], tried[2048], why[400], what[PATH_MAX + 64], *cmdline = NULL;
@@ -102,8 +133,10 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 	int r;
 
 	if (o->no_initramfs || o->initramfs_checked)
-		return 0;
+		return unnamed ? check_unnamed(NULL, NULL) : 0;
 	if (!strcmp(o->initramfs, CONFIG_INITRAMFS_NONE)) {
+		if (unnamed)
+			return check_unnamed(NULL, NULL);
 		msg_warn("not checking the initramfs the next boot runs ('initramfs = none' in "
 			 "torpor.conf): without a torpor-resume for image format %d and the hook "
 			 "that runs it, that boot loses the hibernated session",
@@ -159,6 +192,8 @@ int hibernate_check_initramfs(const struct hib_opts *o)
 				 "ukify, or the generator's UKI option)");
 		return -ENOEXEC;
 	}
+	if (unnamed && check_unnamed(&rep, what) < 0)
+		return -EINVAL;
 	if (o->check_only && rep.unit)
 		msg_info("%s has torpor-resume for image format %d and torpor-restore.service",
 			 what, TORPOR_FORMAT_VERSION);
@@ -172,7 +207,9 @@ int hibernate_check_initramfs(const struct hib_opts *o)
  * hibernate_check_next_boot() - the next boot reads resume= and resume_offset=
  * from its command line, not --resume or torpor.conf: they must name the area
  * written, @t, found from @spec (nextboot.c).
- * 0, or -EINVAL (reported).
+ * 0; 1 when it names no area (no resume=, or no command line to read): the
+ * initramfs must then know the device (hibernate_check_initramfs()'s
+ * @unnamed); or -EINVAL (reported).
  */
 int hibernate_check_next_boot(const struct hib_target *t, const char *spec)
 {
@@ -185,15 +222,16 @@ int hibernate_check_next_boot(const struct hib_target *t, const char *spec)
 	char what[CMDLINE_RESUME_MAX + 48];
 
 	/* a resume= other than @spec was looked up: what that lookup could not read */
-	if (res != NEXTBOOT_MALFORMED && res != NEXTBOOT_NORESUME && res != NEXTBOOT_UNNAMED &&
+	if (res != NEXTBOOT_MALFORMED && res != NEXTBOOT_NORESUME && nb.cl.resume[0] &&
 	    strcmp(nb.cl.resume, spec)) {
 		snprintf(what, sizeof(what), "the kernel command line's resume=%s", nb.cl.resume);
 		skipsay(what);
 	}
 	switch (res) {
 	case NEXTBOOT_AGREES:
-	case NEXTBOOT_UNNAMED:
 		return 0;
+	case NEXTBOOT_UNNAMED:
+		return 1;
 	case NEXTBOOT_MALFORMED:
 		msg_error("the kernel command line's %s is malformed: the next boot would "
 			  "discard the image", nb.cl.resume_bad ? "resume=" :

@@ -89,7 +89,8 @@ int hibernate_preflight(const struct hib_opts *o, struct hib_target *t)
 		r = hibernate_check_next_boot(t, o->resume);
 	if (r < 0)
 		return r;
-	return hibernate_check_initramfs(o);
+	/* 1: no resume= names the area, the initramfs must know it (bootready.c) */
+	return hibernate_check_initramfs(o, r == 1);
 }
 
 /* The swap area's device, large enough for its header page.  fd, or -errno (reported). */

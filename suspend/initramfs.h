@@ -21,9 +21,13 @@
  *      mkinitcpio       hooks/torpor, with torpor in HOOKS= of the image's /config
  *                       and mkinitcpio's shell /init (its systemd hook puts systemd
  *                       at /init, which runs no busybox hook)
- *      systemd at /init .../systemd/system/torpor-restore.service, and a link to it
- *                       (or a copy) in a unit directory's TARGET.wants/ (dracut's
- *                       systemd mode, mkinitcpio's sd-torpor)
+ *      systemd at /init torpor-restore.service as systemd loads it (the first of
+ *      (a link)         its unit directories, etc/, run/, usr/local/lib/, usr/lib/,
+ *                       lib/, that has it; not masked), its ExecStart= running only
+ *                       that path (past systemd's prefixes), no drop-in
+ *                       (torpor-restore.service.d/NAME.conf) setting another, and
+ *                       a link to it in a unit directory's initrd.target.wants/ or
+ *                       .requires/ (dracut's systemd mode, mkinitcpio's sd-torpor)
  * Later entries replace earlier ones of the same path, as when the kernel
  * unpacks.  Nothing here prints.
  */

@@ -4,6 +4,7 @@
  * torpor-resume at its path, executable and marked with this image format, and
  * does a hook of initramfs-tools, dracut or mkinitcpio run it (initramfs.h)
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include "initramfs.h"
 #include "initramfsjudge.h"
 #include "initramfswalk.h"
+#include "util.h"
 
 /* Does @f's text hold @s?  A hook names the binary it runs. */
 static int text_has(const struct file *f, const char *s)
@@ -92,34 +94,172 @@ static int dracut_runs_hooks(const struct walk *w, int shell_init)
 	return 0;
 }
 
+/* systemd's unit directories in the initramfs, the first one's unit wins */
+static const char *const unit_dirs[] = {
+	"etc/systemd/system", "run/systemd/system", "usr/local/lib/systemd/system",
+	"usr/lib/systemd/system", "lib/systemd/system",
+};
+
+/* @dir/@name, with the image's symlinks followed (the last component's with @last) */
+static int unit_path(const struct walk *w, const char *dir, const char *name, int last,
+		     char *path, size_t len)
+{
+	snprintf(path, len, "%s", dir);
+	if (walk_resolve(w, path, len) < 0 || strlen(path) + strlen(name) + 2 > len)
+		return -ENAMETOOLONG;
+	strcat(path, "/");
+	strcat(path, name);
+	return last ? walk_resolve(w, path, len) : 0;
+}
+
+/* Is the first @n bytes of @dir, resolved, one of systemd's unit directories? */
+static int is_unit_dir(const struct walk *w, const char *dir, size_t n)
+{
+	char want[CPIO_NAME_MAX], path[CPIO_NAME_MAX];
+	size_t i;
+
+	snprintf(want, sizeof(want), "%.*s", (int)n, dir);
+	if (walk_resolve(w, want, sizeof(want)) < 0)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(unit_dirs); i++) {
+		snprintf(path, sizeof(path), "%s", unit_dirs[i]);
+		if (walk_resolve(w, path, sizeof(path)) == 0 && !strcmp(path, want))
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * torpor-restore.service naming @bin: 1 when a TARGET.wants/ link to it (or a
- * copy there) enables it, 0 when it is there but nothing wants it, -1 when no
- * unit names @bin
+ * The unit systemd loads: the first unit directory's torpor-restore.service,
+ * followed to the file it links to; NULL when none is there, it is masked (a
+ * link to /dev/null), or it links to what the walk did not keep
  */
-static int unit_runs(const struct walk *w, const char *bin)
+static const struct file *unit_file(const struct walk *w)
 {
 	char path[CPIO_NAME_MAX];
-	const struct file *f, *u;
-	int seen = -1;
+	const struct file *f;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(unit_dirs); i++) {
+		if (unit_path(w, unit_dirs[i], TORPOR_UNIT, 0, path, sizeof(path)) < 0)
+			return NULL;
+		if (!walk_last_at(w, R_UNIT, path))
+			continue;
+		if (unit_path(w, unit_dirs[i], TORPOR_UNIT, 1, path, sizeof(path)) < 0)
+			return NULL;
+		f = walk_last_at(w, R_UNIT, path);
+		return f && S_ISREG(f->mode) ? f : NULL;
+	}
+	return NULL;
+}
+
+/* Does the command @v (an ExecStart= value) run @bin, past systemd's prefixes? */
+static int runs_bin(const char *v, const char *bin)
+{
+	size_t n = strlen(bin);
+
+	v += strspn(v, "-@:+!|");
+	return !strncmp(v, bin, n) && strchr(" \t\r\n", v[n]);
+}
+
+/*
+ * The ExecStart= lines of [Service] in @text, applied to @state: 0 no command,
+ * 1 only commands that run @bin, -1 another command too (which may fail first,
+ * or be all that runs).  "ExecStart=" alone empties the list, as in systemd.
+ */
+static int exec_state(const char *text, const char *bin, int state)
+{
+	const char *p, *v;
+	int service = 0;
+
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		p += strspn(p, " \t");
+		if (*p == '[')
+			service = !strncmp(p, "[Service]", 9);
+		if (!service || strncmp(p, "ExecStart", 9))
+			continue;
+		v = p + 9 + strspn(p + 9, " \t");
+		if (*v++ != '=')
+			continue;
+		v += strspn(v, " \t");
+		if (strchr("\r\n", *v))
+			state = 0;
+		else if (state >= 0)
+			state = runs_bin(v, bin) ? 1 : -1;
+	}
+	return state;
+}
+
+/*
+ * Does every drop-in of the unit keep it running only @bin?  A drop-in may set
+ * ExecStart= (dracut's host-only one does: "ExecStart=" then torpor-resume with
+ * --device=); it is taken as the last one applied, so it must leave only @bin.
+ * Drop-ins anywhere in the image count, and ones that are links (not read).
+ */
+static int dropins_keep(const struct walk *w, const char *bin)
+{
+	const struct file *f;
 	size_t i;
 
 	for (i = 0; i < w->nr_files; i++) {
 		f = &w->files[i];
-		if (f->role == R_UNIT && text_has(f, bin))
-			seen = 0;
+		if (f->role != R_UNIT_DROPIN)
+			continue;
+		if (!S_ISREG(f->mode) || (f->text && exec_state(f->text, bin, 1) != 1))
+			return 0;
+	}
+	return 1;
+}
+
+/* A link named torpor-restore.service in a unit directory's initrd.target.wants/ */
+static int unit_wanted(const struct walk *w)
+{
+	char path[CPIO_NAME_MAX];
+	const struct file *f;
+	const char *end;
+	size_t i;
+
+	for (i = 0; i < w->nr_files; i++) {
+		f = &w->files[i];
 		if (f->role != R_UNIT_WANTS)
 			continue;
-		u = f;
-		if (S_ISLNK(f->mode)) {
-			snprintf(path, sizeof(path), "%s", f->path);
-			u = walk_resolve(w, path, sizeof(path)) < 0 ? NULL :
-				walk_last_at(w, R_UNIT, path);
-		}
-		if (text_has(u, bin))
+		/* DIR/initrd.target.wants/torpor-restore.service: DIR, before the last two */
+		end = strrchr(f->path, '/');
+		while (end && end > f->path && end[-1] != '/')
+			end--;
+		if (!end || end == f->path || !is_unit_dir(w, f->path, (size_t)(end - f->path - 1)))
+			continue;
+		/* the link's name is the unit's; one that leads to another unit is not it */
+		snprintf(path, sizeof(path), "%s", f->path);
+		if (!S_ISLNK(f->mode) ||
+		    (walk_resolve(w, path, sizeof(path)) == 0 && ends_with(path, "/" TORPOR_UNIT)))
 			return 1;
 	}
-	return seen;
+	return 0;
+}
+
+/*
+ * torpor-restore.service that runs @bin: 1 when initrd.target wants it, 0 when
+ * nothing does, -1 when the unit systemd loads does not run only @bin (or is
+ * masked, or a drop-in changes its ExecStart=)
+ */
+static int unit_runs(const struct walk *w, const char *bin)
+{
+	const struct file *u = unit_file(w);
+
+	if (!u || !u->text || exec_state(u->text, bin, 0) != 1 || !dropins_keep(w, bin))
+		return -1;
+	return unit_wanted(w);
+}
+
+/* Is /init a link to systemd (dracut's systemd module, mkinitcpio's systemd hook)? */
+static int init_is_systemd(const struct walk *w)
+{
+	const struct file *f = walk_last_at(w, R_INIT, "init");
+	char path[CPIO_NAME_MAX] = "init";
+
+	return f && S_ISLNK(f->mode) && walk_resolve(w, path, sizeof(path)) == 0 &&
+	       ends_with(path, "/systemd");
 }
 
 /*
@@ -127,10 +267,9 @@ static int unit_runs(const struct walk *w, const char *bin)
  * mode, mkinitcpio's sd-torpor): OK, or HOOK_NOT_RUN when nothing wants it and
  * no other hook was found
  */
-static void judge_unit(const struct walk *w, const char *bin, int shell_init,
-		       struct initramfs_report *rep)
+static void judge_unit(const struct walk *w, const char *bin, struct initramfs_report *rep)
 {
-	int r = shell_init ? -1 : unit_runs(w, bin);
+	int r = init_is_systemd(w) ? unit_runs(w, bin) : -1;
 
 	if (r < 0 || (r == 0 && rep->verdict != INITRAMFS_NO_HOOK))
 		return;
@@ -176,7 +315,7 @@ static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_
 		if (rep->verdict == INITRAMFS_OK)
 			return;
 	}
-	judge_unit(w, bin, shell_init, rep);
+	judge_unit(w, bin, rep);
 }
 
 /* The verdict on what the walk kept */

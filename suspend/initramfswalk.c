@@ -11,6 +11,7 @@
  * comes with one of its names only).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,25 +78,32 @@ static const struct {
 };
 
 /*
- * torpor-restore.service at @path, its base name at @b: the unit in a systemd
- * unit directory (".../systemd/system/"), or its link in one's TARGET.wants/
- * (what enables it); -1 anywhere else
+ * torpor-restore.service at @path, its base name at @b: what enables it when in
+ * initrd.target's .wants/ or .requires/, else the unit or a link to it (the
+ * judge looks it up in systemd's unit directories only)
  */
 static int unit_role(const char *path, const char *b)
 {
-	static const char dir[] = "systemd/system/";
-	const size_t n = sizeof(dir) - 1;
-	const char *d;
+	static const char *const dirs[] = { "initrd.target.wants/", "initrd.target.requires/" };
+	size_t i, n;
 
-	if ((size_t)(b - path) >= n && !strncmp(b - n, dir, n))
-		return R_UNIT;
-	/* back over "TARGET.wants/" to the unit directory */
-	for (d = b - 1; d > path && d[-1] != '/'; d--)
-		;
-	if (b - d > 7 && !strncmp(b - 7, ".wants/", 7) && (size_t)(d - path) >= n &&
-	    !strncmp(d - n, dir, n))
-		return R_UNIT_WANTS;
-	return -1;
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		n = strlen(dirs[i]);
+		if ((size_t)(b - path) >= n && !strncmp(b - n, dirs[i], n) &&
+		    (b - path == (ptrdiff_t)n || b[-(ptrdiff_t)n - 1] == '/'))
+			return R_UNIT_WANTS;
+	}
+	return R_UNIT;
+}
+
+/* A drop-in of the unit: torpor-restore.service.d/NAME.conf */
+static int is_unit_dropin(const char *path, const char *b)
+{
+	static const char dir[] = TORPOR_UNIT ".d/";
+	const size_t n = sizeof(dir) - 1;
+
+	return ends_with(b, ".conf") && (size_t)(b - path) >= n && !strncmp(b - n, dir, n) &&
+	       (b - path == (ptrdiff_t)n || b[-(ptrdiff_t)n - 1] == '/');
 }
 
 /* What @path (normalized) is to us; -1 for nothing.  Also notes the host. */
@@ -123,6 +131,8 @@ static int role_of(struct walk *w, const char *path)
 		return R_DRACUT_UNIT;
 	if (!strcmp(b, TORPOR_UNIT))
 		return unit_role(path, b);
+	if (is_unit_dropin(path, b))
+		return R_UNIT_DROPIN;
 	return -1;
 }
 

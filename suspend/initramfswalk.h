@@ -28,8 +28,9 @@ enum role {
 	R_CPIO_CONFIG,			/* mkinitcpio's /config */
 	R_INIT,				/* /init: a shell script, or systemd */
 	R_DRACUT_UNIT,			/* dracut-pre-mount.service: runs the hooks under systemd */
-	R_UNIT,				/* torpor-restore.service in a systemd unit directory */
-	R_UNIT_WANTS,			/* a link to it in a unit directory's TARGET.wants/ */
+	R_UNIT,				/* a file or link named torpor-restore.service */
+	R_UNIT_WANTS,			/* one in initrd.target.wants/ or .requires/ */
+	R_UNIT_DROPIN,			/* torpor-restore.service.d/NAME.conf */
 };
 
 struct file {

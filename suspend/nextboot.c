@@ -41,9 +41,11 @@ enum nextboot_result nextboot_check(const char *cmdline_path, dev_t dev, uint64_
 	if (cl->noresume)
 		return NEXTBOOT_NORESUME;
 	/* no resume=: the initramfs's setting names the device, resume_offset= the page */
+	if (!cl->resume[0] && !cl->has_resume_offset)
+		return offset_pages ? NEXTBOOT_NO_OFFSET : NEXTBOOT_UNNAMED;
 	if (!cl->resume[0])
-		return cl->has_resume_offset && cl->resume_offset != offset_pages ?
-		       NEXTBOOT_OTHER_OFFSET : NEXTBOOT_UNNAMED;
+		return cl->resume_offset != offset_pages ? NEXTBOOT_OTHER_OFFSET :
+		       NEXTBOOT_UNNAMED;
 	if (spec && !strcmp(cl->resume, spec)) {
 		named = dev;
 	} else {

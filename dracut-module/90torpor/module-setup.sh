@@ -105,10 +105,18 @@ torpor_install_unit() {
         # the last one, as the kernel, getarg and torpor-resume take it
         _dev=$(cmdline)
         _dev=${_dev##* resume=}
-        [[ $_dev && $_dev != *[[:space:]\\\"\']* ]] || return 0
+        [[ $_dev ]] || return 0
+        # a word of ExecStart= as systemd reads it: "%" a specifier, "$" a variable
+        if [[ $_dev == *[[:space:]\\\"\']* ]]; then
+            dwarn "torpor: host-only resume device '$_dev' has blanks, a backslash or quotes," \
+                "which torpor-restore.service cannot pass: put resume= on the kernel command line," \
+                "or this image does not look for a hibernation image"
+            return 0
+        fi
+        _dev=${_dev//%/%%}
         mkdir -p "$initdir$_d/torpor-restore.service.d"
         printf '[Service]\nExecStart=\nExecStart=@LIBEXECDIR@/torpor-resume --device=%s\n' \
-            "${_dev//%/%%}" >"$initdir$_d/torpor-restore.service.d/hostonly.conf"
+            "${_dev//\$/\$\$}" >"$initdir$_d/torpor-restore.service.d/hostonly.conf"
     fi
 }
 

@@ -77,10 +77,12 @@ check "drop-in: systemd-hibernate-resume@.service after the unit" \
 	grep -qx "After=torpor-restore.service" \
 	"$t/root$units/systemd-hibernate-resume@.service.d/torpor-restore.conf"
 
-# dracut_install MODE: install() of the installed module with dracut's helpers as
-# stubs; MODE systemd or shell; a host-only image whose swap is UUID=ab%cd
+# dracut_install MODE [DEV]: install() of the installed module with dracut's helpers as
+# stubs; MODE systemd or shell; a host-only image whose swap is DEV (default UUID=ab%cd)
 dracut_install() {
 	rm -rf "$t/initrd"
+	DEV=${2:-UUID=ab%cd}
+	export DEV
 	# what dracut's systemd-initrd module installed before
 	mkdir -p "$t/initrd$units" && printf '[Unit]\nDescription=initrd\n' >"$t/initrd$units/initrd.target"
 	# shellcheck disable=SC2016 # expanded by bash
@@ -88,8 +90,8 @@ dracut_install() {
 		inst_simple() { mkdir -p "$initdir${2%/*}" && cp "$1" "$initdir$2"; }
 		inst_hook() { echo "hook $*"; }
 		dracut_module_included() { [ "$1" = systemd ] && [ "$MODE" = systemd ]; }
-		get_persistent_dev() { echo "/dev/disk/by-uuid/ab%cd"; }
-		shorten_persistent_dev() { echo "UUID=ab%cd"; }
+		get_persistent_dev() { echo "/dev/disk/by-x/$DEV"; }
+		shorten_persistent_dev() { printf "%s\n" "$DEV"; }
 		dwarn() { echo "dracut-warn: $*"; }; derror() { echo "dracut-error: $*"; }
 		SYSTEMCTL=systemctl
 		hostonly_cmdline=yes initdir=$1 moddir=$2 systemdsystemunitdir=/usr/lib/systemd/system
@@ -115,6 +117,23 @@ else
 	not_ok "dracut, systemd mode: install() failed"
 	printf '%s\n' "$out" | sed 's/^/# /'
 fi
+# a "$" is a variable to systemd in ExecStart=: "$$" passes one
+if out=$(dracut_install systemd 'LABEL=a$b${X}'); then
+	check "dracut, systemd mode: host-only resume device as --device, \$ escaped" \
+		grep -qx "ExecStart=$lib/torpor-resume --device=LABEL=a\\\$\\\$b\\\$\\\${X}" "$d"
+	if command -v systemd-analyze >/dev/null 2>&1; then
+		check "systemd-analyze verify: the drop-in with \$\$" verify "$t/initrd"
+	fi
+else
+	not_ok "dracut, systemd mode: install() failed"
+	printf '%s\n' "$out" | sed 's/^/# /'
+fi
+# blanks (udev's \x20), quotes: no drop-in, and a warning that resume= must be given
+for _dev in 'LABEL=my\x20swap' "LABEL=a'b" 'LABEL=a"b' 'LABEL=a b'; do
+	out=$(dracut_install systemd "$_dev")
+	check "dracut, systemd mode: host-only resume device $_dev: no drop-in, a warning" eval \
+		'[ ! -e "$d" ] && printf "%s\n" "$out" | grep -q "^dracut-warn: torpor: host-only resume device .*put resume= on the kernel command line"'
+done
 if out=$(dracut_install shell); then
 	check "dracut, shell mode: the cmdline and pre-mount hooks, no unit" eval \
 		'printf "%s\n" "$out" | grep -q "^hook pre-mount 05 " &&

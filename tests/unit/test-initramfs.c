@@ -26,6 +26,10 @@
 #include "pefile.h"
 #include "tap.h"
 
+#ifndef LIBEXECDIR
+#define LIBEXECDIR "/usr/local/lib/torpor"	/* as bootready.c */
+#endif
+
 static char dir[64];
 static const char *bin = "/usr/lib/torpor/torpor-resume";
 
@@ -417,11 +421,12 @@ static void test_hosts(void)
 	sh("printf 'EARLYHOOKS=\"\"\\nHOOKS=\"base udev torpor\"\\nLATEHOOKS=\"\"\\n' >%s/config", t);
 	pack("cpio", "cpio.cpio", 0);
 	tap_ok(verdict("cpio.cpio", INITRAMFS_OK, &rep), "initramfs: mkinitcpio with torpor in HOOKS: ok");
-	/* the systemd hook copies systemd to /init; hooks/torpor and HOOKS stay */
-	sh("{ printf '\\177ELF\\2\\1\\1' && head -c 3000 /dev/urandom; } >%s/init", t);
+	/* the systemd hook links /init to systemd; hooks/torpor and HOOKS stay */
+	sh("mkdir -p %s/usr/lib/systemd && printf '\\177ELF' >%s/usr/lib/systemd/systemd && "
+	   "rm %s/init && ln -s usr/lib/systemd/systemd %s/init", t, t, t, t);
 	pack("cpio", "cpio-systemd.cpio", 0);
 	tap_ok(verdict("cpio-systemd.cpio", INITRAMFS_NO_SHELL_INIT, &rep) &&
-	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO && strstr(rep.init, "program"),
+	       rep.hook_host == INITRAMFS_HOST_MKINITCPIO && strstr(rep.init, "systemd"),
 	       "initramfs: mkinitcpio's systemd hook at /init: hooks/torpor not run (/init is %s)",
 	       rep.init);
 	/* sd-torpor beside torpor in HOOKS: its unit runs under the systemd hook */
@@ -480,6 +485,87 @@ static void test_unit(void)
 	pack("sdunit", "unit-shell.cpio", 0);
 	tap_ok(verdict("unit-shell.cpio", INITRAMFS_NO_HOOK, &rep),
 	       "initramfs: the unit under a shell /init (which runs no unit): no hook");
+}
+
+/*
+ * sdunit's tree as dracut's systemd mode makes it (systemd at /init, the unit
+ * wanted by initrd.target), then @change run in it: is its verdict @want?
+ */
+static int unit_case(const char *change, enum initramfs_verdict want)
+{
+	struct initramfs_report rep;
+	char t[128];
+
+	snprintf(t, sizeof(t), "%s/sdunit", dir);
+	sh("cd %s && rm -rf etc/systemd usr/lib/systemd opt init && "
+	   "mkdir -p usr/lib/systemd/system etc/systemd/system/initrd.target.wants && "
+	   "printf '\\177ELF' >usr/lib/systemd/systemd && ln -s usr/lib/systemd/systemd init && "
+	   "printf '[Unit]\\nDescription=x\\n\\n[Service]\\nExecStart=%s\\n' "
+	   ">usr/lib/systemd/system/torpor-restore.service && "
+	   "ln -s /lib/systemd/system/torpor-restore.service "
+	   "etc/systemd/system/initrd.target.wants/torpor-restore.service && %s", t, bin, change);
+	pack("sdunit", "case.cpio", 0);
+	if (!verdict("case.cpio", want, &rep))
+		printf("# verdict %d, not %d, after: %s\n", rep.verdict, want, change);
+	return rep.verdict == want;
+}
+
+/* where the unit would not run, or not run torpor-resume: not proven */
+static void test_unit_odd(void)
+{
+	char sh_bin[256];
+
+	tap_ok(unit_case("true", INITRAMFS_OK), "unit: as dracut makes it: ok");
+	tap_ok(unit_case("rm init", INITRAMFS_NO_HOOK), "unit: no /init: no hook");
+	tap_ok(unit_case("rm init && printf '\\177ELFx' >init && chmod 755 init",
+			 INITRAMFS_NO_HOOK), "unit: /init a program, not systemd: no hook");
+	tap_ok(unit_case("rm init && ln -s usr/bin/busybox init", INITRAMFS_NO_HOOK),
+	       "unit: /init a link to another program: no hook");
+	tap_ok(unit_case("mv etc/systemd/system/initrd.target.wants "
+			 "etc/systemd/system/shutdown.target.wants", INITRAMFS_HOOK_NOT_RUN),
+	       "unit: linked in shutdown.target.wants/ only: not run");
+	tap_ok(unit_case("mv etc/systemd/system/initrd.target.wants "
+			 "etc/systemd/system/initrd.target.requires", INITRAMFS_OK),
+	       "unit: linked in initrd.target.requires/: ok");
+	snprintf(sh_bin, sizeof(sh_bin), "printf '[Service]\\nExecStart=%s-old\\n' "
+		 ">usr/lib/systemd/system/torpor-restore.service", bin);
+	tap_ok(unit_case(sh_bin, INITRAMFS_NO_HOOK), "unit: ExecStart=<bin>-old: no hook");
+	snprintf(sh_bin, sizeof(sh_bin), "printf '[Service]\\n# %s\\nExecStart=/bin/true\\n' "
+		 ">usr/lib/systemd/system/torpor-restore.service", bin);
+	tap_ok(unit_case(sh_bin, INITRAMFS_NO_HOOK),
+	       "unit: the binary named in a comment, ExecStart=/bin/true: no hook");
+	snprintf(sh_bin, sizeof(sh_bin), "printf '[Service]\\nExecStart=/bin/true %s\\n' "
+		 ">usr/lib/systemd/system/torpor-restore.service", bin);
+	tap_ok(unit_case(sh_bin, INITRAMFS_NO_HOOK),
+	       "unit: the binary as another program's argument: no hook");
+	snprintf(sh_bin, sizeof(sh_bin), "printf '[Service]\\nExecStart = -%s --x\\n' "
+		 ">usr/lib/systemd/system/torpor-restore.service", bin);
+	tap_ok(unit_case(sh_bin, INITRAMFS_OK), "unit: ExecStart = -<bin> --x (a prefix): ok");
+	tap_ok(unit_case("ln -s /dev/null etc/systemd/system/torpor-restore.service",
+			 INITRAMFS_NO_HOOK), "unit: masked in /etc (a link to /dev/null): no hook");
+	tap_ok(unit_case("mkdir -p etc/systemd/system/torpor-restore.service.d && "
+			 "printf '[Service]\\nExecStart=\\nExecStart=/bin/true\\n' "
+			 ">etc/systemd/system/torpor-restore.service.d/x.conf", INITRAMFS_NO_HOOK),
+	       "unit: a drop-in that replaces ExecStart: no hook");
+	tap_ok(unit_case("mkdir -p usr/lib/systemd/system/torpor-restore.service.d && "
+			 "printf '[Service]\\nEnvironment=A=1\\n' "
+			 ">usr/lib/systemd/system/torpor-restore.service.d/x.conf", INITRAMFS_OK),
+	       "unit: a drop-in that leaves ExecStart: ok");
+	snprintf(sh_bin, sizeof(sh_bin), "mkdir -p usr/lib/systemd/system/torpor-restore.service.d "
+		 "&& printf '[Service]\\nExecStart=\\nExecStart=%s --device=/dev/vdb1\\n' "
+		 ">usr/lib/systemd/system/torpor-restore.service.d/hostonly.conf", bin);
+	tap_ok(unit_case(sh_bin, INITRAMFS_OK),
+	       "unit: dracut's host-only drop-in (ExecStart=<bin> --device=): ok");
+	tap_ok(unit_case("mkdir -p opt/x/systemd/system/initrd.target.wants && "
+			 "mv usr/lib/systemd/system/torpor-restore.service opt/x/systemd/system/ && "
+			 "rm -r etc/systemd/system/initrd.target.wants && "
+			 "ln -s /opt/x/systemd/system/torpor-restore.service "
+			 "opt/x/systemd/system/initrd.target.wants/", INITRAMFS_NO_HOOK),
+	       "unit: only under /opt/x/systemd/system (no unit directory): no hook");
+	tap_ok(unit_case("mkdir -p opt/x/initrd.target.wants && "
+			 "mv etc/systemd/system/initrd.target.wants/torpor-restore.service "
+			 "opt/x/initrd.target.wants/", INITRAMFS_HOOK_NOT_RUN),
+	       "unit: wanted from a directory systemd does not read: not run");
 }
 
 static void test_links(void)
@@ -803,8 +889,8 @@ static void test_uki(void)
 	       "uki: a PE file without .initrd: %s", rep.detail);
 }
 
-/* hibernate_check_initramfs() on @o: its result, what it printed into @out */
-static int check_said(const struct hib_opts *o, char *out, size_t len)
+/* hibernate_check_initramfs() on @o, @unnamed: its result, what it printed into @out */
+static int check_said(const struct hib_opts *o, int unnamed, char *out, size_t len)
 {
 	char path[128];
 	int saved, fd, r;
@@ -818,7 +904,7 @@ static int check_said(const struct hib_opts *o, char *out, size_t len)
 		return -EIO;
 	dup2(fd, 2);
 	close(fd);
-	r = hibernate_check_initramfs(o);
+	r = hibernate_check_initramfs(o, unnamed);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -839,16 +925,112 @@ static void test_messages(void)
 
 	memset(&o, 0, sizeof(o));
 	snprintf(o.initramfs, sizeof(o.initramfs), "none");
-	r = check_said(&o, out, sizeof(out));
+	r = check_said(&o, 0, out, sizeof(out));
 	tap_ok(r == 0 && strstr(out, "torpor: warning: not checking the initramfs the next boot "
 				"runs ('initramfs = none' in torpor.conf)") &&
 	       strstr(out, "loses the hibernated session"),
 	       "message: initramfs = none skips the check with a warning");
 	snprintf(o.initramfs, sizeof(o.initramfs), "%s/uki-nohook.efi", dir);
-	r = check_said(&o, out, sizeof(out));
+	r = check_said(&o, 0, out, sizeof(out));
 	tap_ok(r == -ENOEXEC && strstr(out, "torpor: the initramfs in unified kernel image '") &&
 	       strstr(out, "torpor: hint: then rebuild the unified kernel image"),
 	       "message: a refused UKI is named as one, with how to rebuild it");
+}
+
+/* tree() with torpor-resume at LIBEXECDIR, where bootready.c looks */
+static void tree_libexec(const char *name, int hook)
+{
+	char t[128];
+
+	snprintf(t, sizeof(t), "%s/%s", dir, name);
+	tree(name, NULL, hook);
+	fake_resume(t, LIBEXECDIR + 1, TORPOR_RESUME_MARKER, 5000);
+}
+
+/* @name in dir, judged by hibernate_check_initramfs() when no resume= names the area */
+static int unnamed_said(const char *name, char *out, size_t len)
+{
+	struct hib_opts o;
+
+	memset(&o, 0, sizeof(o));
+	if (!strcmp(name, "none"))
+		snprintf(o.initramfs, sizeof(o.initramfs), "none");
+	else
+		snprintf(o.initramfs, sizeof(o.initramfs), "%s/%s", dir, name);
+	return check_said(&o, 1, out, len);
+}
+
+/*
+ * No resume= on the command line: only initramfs-tools' hook reads the device
+ * from the image's own configuration (RESUME=); the unit and the other hooks
+ * read the command line only, so the next boot would not look for the image
+ */
+static void test_unnamed(void)
+{
+	const char *saved = bin;
+	struct hib_opts o;
+	char out[4096], t[128];
+	int r;
+
+	bin = LIBEXECDIR "/torpor-resume";
+	tree_libexec("un-itools", 1);
+	pack("un-itools", "un-itools.cpio", 0);
+	r = unnamed_said("un-itools.cpio", out, sizeof(out));
+	tap_ok(r == 0, "no resume=: initramfs-tools' hook reads RESUME= from the image: ok (%d)", r);
+
+	tree_libexec("un-unit", 0);
+	snprintf(t, sizeof(t), "%s/un-unit", dir);
+	sh("rm -f %s/conf/initramfs.conf && mkdir -p %s/usr/lib/dracut "
+	   "%s/usr/lib/systemd/system/initrd.target.wants && touch %s/usr/lib/dracut/dracut-lib.sh && "
+	   "printf '\\177ELF' >%s/usr/lib/systemd/systemd && ln -s usr/lib/systemd/systemd %s/init && "
+	   "printf '[Service]\\nExecStart=%s\\n' >%s/usr/lib/systemd/system/torpor-restore.service && "
+	   "ln -s ../torpor-restore.service %s/usr/lib/systemd/system/initrd.target.wants/",
+	   t, t, t, t, t, t, bin, t, t);
+	pack("un-unit", "un-unit.cpio", 0);
+	memset(&o, 0, sizeof(o));
+	snprintf(o.initramfs, sizeof(o.initramfs), "%s/un-unit.cpio", dir);
+	r = check_said(&o, 0, out, sizeof(out));
+	tap_ok(r == 0, "resume= names the area: torpor-restore.service is ok (%d)", r);
+	r = unnamed_said("un-unit.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "torpor: the kernel command line has no resume=, "
+				      "and torpor-restore.service in initramfs '") &&
+	       strstr(out, "reads only the command line: the next boot would not look for the "
+		      "image") &&
+	       strstr(out, "torpor: hint: put resume= (and resume_offset= for a swap file) on the "
+		      "kernel command line ('torpor-suspend --print-cmdline' prints it)"),
+	       "no resume=: torpor-restore.service (reads the command line only) is refused");
+
+	sh("rm -r %s/usr/lib/systemd %s/init && printf '#!/bin/sh\\n' >%s/init && "
+	   "chmod 755 %s/init && mkdir -p %s/usr/lib/dracut/hooks/pre-mount && "
+	   "printf 'torpor_pre_mount() {\\n    local _bin=%s\\n}\\n' "
+	   ">%s/usr/lib/dracut/hooks/pre-mount/05-torpor-pre-mount.sh", t, t, t, t, t, bin, t);
+	pack("un-unit", "un-dracut.cpio", 0);
+	r = unnamed_said("un-dracut.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "and the dracut hook in initramfs '"),
+	       "no resume=: dracut's pre-mount hook (getarg resume=) is refused");
+
+	tree_libexec("un-cpio", 0);
+	snprintf(t, sizeof(t), "%s/un-cpio", dir);
+	sh("rm -f %s/conf/initramfs.conf && mkdir -p %s/hooks && touch %s/init_functions && "
+	   "printf 'run_hook() {\\n    local bin=%s\\n}\\n' >%s/hooks/torpor && "
+	   "printf 'HOOKS=\"base udev torpor\"\\n' >%s/config && "
+	   "printf '#!/usr/bin/ash\\n' >%s/init && chmod 755 %s/init", t, t, t, bin, t, t, t, t);
+	pack("un-cpio", "un-cpio.cpio", 0);
+	r = unnamed_said("un-cpio.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "and the mkinitcpio hook in initramfs '"),
+	       "no resume=: mkinitcpio's busybox hook (getarg resume=) is refused");
+
+	r = unnamed_said("none", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "the kernel command line has no resume=, and the "
+				      "initramfs is not checked") &&
+	       strstr(out, "torpor: hint: put resume="),
+	       "no resume=: initramfs = none cannot prove the next boot looks: refused");
+	memset(&o, 0, sizeof(o));
+	o.no_initramfs = 1;
+	r = check_said(&o, 1, out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "the initramfs is not checked"),
+	       "no resume=: --check --no-initramfs cannot prove it either: refused");
+	bin = saved;
 }
 
 static void test_find_boot(void)
@@ -997,6 +1179,7 @@ int main(void)
 		test_verdicts();
 		test_hosts();
 		test_unit();
+		test_unit_odd();
 		test_links();
 		test_compressed("gzip", "gzip", "gzip -c", "gzip");
 		test_compressed("zstd", "zstd", "zstd -q -c", "zstd");
@@ -1021,6 +1204,7 @@ int main(void)
 		test_environment();
 		test_uki();
 		test_messages();
+		test_unnamed();
 		test_find_boot();
 		test_find_entries();
 	} else {

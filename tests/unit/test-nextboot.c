@@ -77,6 +77,9 @@ int main(void)
 	r = check("root=/dev/vda resume_offset=99\n", vdb, 1234, &nb);
 	tap_ok(r == NEXTBOOT_OTHER_OFFSET,
 	       "nextboot: resume_offset= without resume= names another page (%d)", r);
+	r = check("root=/dev/vda ro\n", vdb, 1234, &nb);
+	tap_ok(r == NEXTBOOT_NO_OFFSET,
+	       "nextboot: a swap file, and neither resume= nor resume_offset= (%d)", r);
 	r = check("root=/dev/vda resume_offset=1234\n", vdb, 1234, &nb);
 	tap_ok(r == NEXTBOOT_UNNAMED,
 	       "nextboot: resume_offset= without resume= names the page: the device is left (%d)",
