@@ -17,6 +17,8 @@
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
 TEST_DESCRIPTION="initramfs-tools, btrfs root, zram only: hibernate into the image file; a power cut while it is active"
+# shellcheck disable=SC2034 # read by run.sh
+TEST_KERNELS=first
 
 test_setup() {
 	hook_use itools-zram-btrfs
