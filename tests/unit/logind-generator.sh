@@ -73,6 +73,17 @@ nothing "noresume on the command line: nothing" \
 	"image_file = /var/lib/torpor/image" "$good_cmdline noresume"
 nothing "resume= only after -- (for init, not the kernel): nothing" \
 	"image_file = /var/lib/torpor/image" "root=/dev/vda -- resume=UUID=x resume_offset=1"
+# the command line is not globbed: a word that matches a file name in the
+# generator's folder stays the word the kernel saw (and a '/*/*/*' walks nothing)
+mkdir -p "$t/cwd" && : >"$t/cwd/resume_offset=1"
+printf '%s\n' "root=/dev/vda resume=UUID=x resume_offse[t]=1" >"$t/cmdline"
+rm -rf "$t/out" && mkdir -p "$t/out"
+if (cd "$t/cwd" && TORPOR_CONF=$t/torpor.conf TORPOR_CMDLINE=$t/cmdline TORPOR_UNIT_DIRS=$t/units \
+	sh "$gen" "$t/out") && [ -z "$(find "$t/out" -mindepth 1)" ]; then
+	ok "a word that is a pattern matching a file is not expanded: nothing"
+else
+	not_ok "a word that is a pattern matching a file is not expanded: nothing"
+fi
 nothing "torpor's drop-in for systemd-hibernate.service missing: nothing" \
 	"image_file = /var/lib/torpor/image" "$good_cmdline" "$t/none"
 mkdir -p "$t/etc/systemd-hibernate.service.d"
