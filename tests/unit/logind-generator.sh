@@ -84,6 +84,28 @@ if (cd "$t/cwd" && TORPOR_CONF=$t/torpor.conf TORPOR_CMDLINE=$t/cmdline TORPOR_U
 else
 	not_ok "a word that is a pattern matching a file is not expanded: nothing"
 fi
+# what core/cmdline.c (torpor-suspend's refusals) and suspend/config.c read
+img="image_file = /var/lib/torpor/image"
+for w in noresumeX '"noresume"' nohibernate hibernate=no hibernate=nosuspend; do
+	nothing "$w (the kernel's noresume too): nothing" "$img" "$good_cmdline $w"
+done
+writes "hibernate=nocompress keeps resume: the drop-in" "$img" "$good_cmdline hibernate=nocompress"
+nothing "a later empty resume= (no resume=): nothing" "$img" "$good_cmdline resume="
+nothing "a malformed resume_offset=: nothing" "$img" "$good_cmdline resume_offset=12k"
+writes "resume-offset= (the kernel reads - as _): the drop-in" "$img" \
+	"root=/dev/vda resume=/dev/vda2 resume-offset=34816"
+writes 'resume="..." quoted: the drop-in' "$img" 'root=/dev/vda resume="/dev/vda2" resume_offset=34816'
+writes "image-file (a - in a key is _): the drop-in" "image-file = /var/lib/torpor/image" "$good_cmdline"
+writes "CRLF line ends: the drop-in" "$(printf 'compress = lz4\r\nimage_file = /var/lib/torpor/image\r')" \
+	"$good_cmdline"
+nothing "a relative image_file: nothing" "image_file = var/lib/torpor/image" "$good_cmdline"
+nothing "a comment after the value: nothing" "image_file = /var/lib/torpor/image # mine" "$good_cmdline"
+nothing "image_file twice: nothing" "$img
+$img" "$good_cmdline"
+nothing "an unknown key beside it: nothing" "$img
+compres = lz4" "$good_cmdline"
+nothing "a line without =: nothing" "$img
+compress" "$good_cmdline"
 nothing "torpor's drop-in for systemd-hibernate.service missing: nothing" \
 	"image_file = /var/lib/torpor/image" "$good_cmdline" "$t/none"
 mkdir -p "$t/etc/systemd-hibernate.service.d"
