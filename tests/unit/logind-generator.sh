@@ -112,6 +112,23 @@ mkdir -p "$t/etc/systemd-hibernate.service.d"
 ln -s /dev/null "$t/etc/systemd-hibernate.service.d/torpor.conf"
 nothing "torpor's drop-in masked (a /dev/null symlink in a folder that wins): nothing" \
 	"image_file = /var/lib/torpor/image" "$good_cmdline" "$t/etc $t/units"
+# odd files: read only a regular file (a FIFO would block the boot for ever;
+# timeout only bounds the old behaviour's hang, a pass returns at once)
+rm -f "$t/torpor.conf" && mkfifo "$t/torpor.conf"
+rm -rf "$t/out" && mkdir -p "$t/out"
+if TORPOR_CONF=$t/torpor.conf TORPOR_CMDLINE=$t/cmdline TORPOR_UNIT_DIRS=$t/units \
+	timeout 20 sh "$gen" "$t/out" && [ -z "$(find "$t/out" -mindepth 1)" ]; then
+	ok "torpor.conf a FIFO: not read, nothing"
+else
+	not_ok "torpor.conf a FIFO: not read, nothing"
+fi
+rm -f "$t/torpor.conf"
+nothing "a line over 1024 bytes (torpor-suspend refuses the file): nothing" \
+	"$img
+# $(printf '%01100d' 0)" "$good_cmdline"
+nothing "torpor.conf over 64 KiB (torpor-suspend refuses it): nothing" \
+	"$img
+$(i=0; while [ $i -lt 1100 ]; do printf '# %061d\n' $i; i=$((i + 1)); done)" "$good_cmdline"
 rm -f "$t/torpor.conf"
 rm -rf "$t/out" && mkdir -p "$t/out"
 if TORPOR_CONF=$t/torpor.conf TORPOR_CMDLINE=$t/cmdline TORPOR_UNIT_DIRS=$t/units sh "$gen" "$t/out" &&
