@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
 #include "checksay.h"
@@ -87,16 +88,53 @@ static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf
 }
 
 /*
+ * initramfs-tools' hook looks for the image on the device the image's own
+ * RESUME= names (@rep->resume_conf): it must be @dev, the area written, or that
+ * boot never looks at the image, nor discards it.  0, or -EINVAL (reported).
+ */
+static int check_resume_conf(const struct initramfs_report *rep, const char *what, dev_t dev)
+{
+	const char *v = rep->resume_conf;
+	char say[sizeof(rep->resume_conf) + 48];
+	dev_t named;
+	int r;
+
+	if (rep->resume_conf_unsure) {
+		msg_error("the kernel command line has no resume=, and the RESUME= of initramfs-tools' "
+			  "configuration in %s cannot be read here: nothing shows that the next boot "
+			  "would look for the image", what);
+	} else if (!v[0] || !strcmp(v, "none")) {
+		msg_error("the kernel command line has no resume=, and initramfs-tools' "
+			  "configuration in %s names no resume device (RESUME=%s): the next boot would "
+			  "not look for the image, and the hibernated session would be lost", what,
+			  v[0] ? v : "not set");
+	} else {
+		r = devname_resolve(v, &named);
+		snprintf(say, sizeof(say), "the initramfs's RESUME=%s", v);
+		skipsay(say);
+		if (r == 0 && named == dev)
+			return 0;
+		msg_error("the kernel command line has no resume=, and initramfs-tools' RESUME=%s "
+			  "in %s does not name the area written (device %u:%u): the next boot would "
+			  "look elsewhere, and the hibernated session would be lost", v, what,
+			  major(dev), minor(dev));
+	}
+	msg_hint("put resume= (and resume_offset= for a swap file) on the kernel command line "
+		 "('torpor-suspend --print-cmdline' prints it), rebuild the initramfs and reboot");
+	return -EINVAL;
+}
+
+/*
  * No resume= on the command line (@unnamed): only initramfs-tools' hook looks
  * for the image then, on the device its own RESUME= names (conf/conf.d/resume,
- * which torpor's boot script reads); torpor-restore.service and the dracut and
- * mkinitcpio hooks read the command line only.  @rep is NULL when the initramfs
- * was not read, @what names it.  0, or -EINVAL (reported).
+ * which torpor's boot script reads), which must be @dev; torpor-restore.service
+ * and the dracut and mkinitcpio hooks read the command line only.  @rep is NULL
+ * when the initramfs was not read, @what names it.  0, or -EINVAL (reported).
  */
-static int check_unnamed(const struct initramfs_report *rep, const char *what)
+static int check_unnamed(const struct initramfs_report *rep, const char *what, dev_t dev)
 {
 	if (rep && rep->hook_host == INITRAMFS_HOST_ITOOLS && !rep->unit)
-		return 0;
+		return check_resume_conf(rep, what, dev);
 	if (!rep)
 		msg_error("the kernel command line has no resume=, and the initramfs is not "
 			  "checked: nothing shows that the next boot would look for the image");
@@ -119,10 +157,10 @@ static int check_unnamed(const struct initramfs_report *rep, const char *what)
  * reads this image format, and the hook that runs it, the image would be lost
  * (discarded by an older torpor-resume, or never looked at).  With @unnamed
  * (hibernate_check_next_boot() found no resume=), its hook must also know the
- * device without it (check_unnamed()).  Before anything changes: 0, or -errno
+ * device, @dev, without it (check_unnamed()).  Before anything changes: 0, or -errno
  * (reported).
  */
-int hibernate_check_initramfs(const struct hib_opts *o, int unnamed)
+int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 {
 	struct initramfs_report rep;
 	char path[PATH_MAX], tried[2048], why[400], what[PATH_MAX + 64], *cmdline = NULL;
@@ -133,10 +171,10 @@ int hibernate_check_initramfs(const struct hib_opts *o, int unnamed)
 	int r;
 
 	if (o->no_initramfs || o->initramfs_checked)
-		return unnamed ? check_unnamed(NULL, NULL) : 0;
+		return unnamed ? check_unnamed(NULL, NULL, 0) : 0;
 	if (!strcmp(o->initramfs, CONFIG_INITRAMFS_NONE)) {
 		if (unnamed)
-			return check_unnamed(NULL, NULL);
+			return check_unnamed(NULL, NULL, 0);
 		msg_warn("not checking the initramfs the next boot runs ('initramfs = none' in "
 			 "torpor.conf): without a torpor-resume for image format %d and the hook "
 			 "that runs it, that boot loses the hibernated session",
@@ -192,7 +230,7 @@ int hibernate_check_initramfs(const struct hib_opts *o, int unnamed)
 				 "ukify, or the generator's UKI option)");
 		return -ENOEXEC;
 	}
-	if (unnamed && check_unnamed(&rep, what) < 0)
+	if (unnamed && check_unnamed(&rep, what, dev) < 0)
 		return -EINVAL;
 	if (o->check_only && rep.unit)
 		msg_info("%s has torpor-resume for image format %d and torpor-restore.service",

@@ -90,7 +90,7 @@ int hibernate_preflight(const struct hib_opts *o, struct hib_target *t)
 	if (r < 0)
 		return r;
 	/* 1: no resume= names the area, the initramfs must know it (bootready.c) */
-	return hibernate_check_initramfs(o, r == 1);
+	return hibernate_check_initramfs(o, r == 1, t->dev);
 }
 
 /* The swap area's device, large enough for its header page.  fd, or -errno (reported). */

@@ -44,7 +44,7 @@ int hibernate_check_answers(dev_t dev, const char *what);
 
 /* bootready.c */
 int hibernate_check_next_boot(const struct hib_target *t, const char *spec);
-int hibernate_check_initramfs(const struct hib_opts *o, int unnamed);
+int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev);
 
 /* checksay.c */
 void hibernate_say_ambiguous(const char *spec);

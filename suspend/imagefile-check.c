@@ -59,7 +59,7 @@ int imagefile_check_run(const char *path, const struct hib_opts *o)
 			 "large image may not fit", path, MIB(loc.bytes), MIB(want));
 	if (imagefile_cmdline_check("/proc/cmdline", path, &loc) < 0 && r == 0)
 		r = -EINVAL;
-	if (hibernate_check_initramfs(o, 0) < 0 && r == 0)
+	if (hibernate_check_initramfs(o, 0, 0) < 0 && r == 0)
 		r = -ENOEXEC;
 	if (r == 0)
 		msg_info("ready to hibernate to image file '%s' (%llu MiB, %s): "

@@ -64,7 +64,7 @@ static int prepare(struct hib_opts *o, const char *path, int fd,
 	r = imagefile_check_resume(o, path, loc);
 	r = r < 0 ? r : imagefile_cmdline_check("/proc/cmdline", path, loc);
 	/* before the file is activated; hibernate_run() does not read it again */
-	r = r < 0 ? r : hibernate_check_initramfs(o, 0);
+	r = r < 0 ? r : hibernate_check_initramfs(o, 0, 0);
 	if (r < 0)
 		return r;
 	o->initramfs_checked = 1;

@@ -74,6 +74,10 @@ struct initramfs_report {
 	uint64_t entries;
 	int tool_status;		/* the decompressor's (decompress_finish()) */
 	char init[96];			/* NO_SHELL_INIT: what /init is, in words */
+	/* initramfs-tools: the RESUME= its /init takes from conf/initramfs.conf and
+	   conf/conf.d/ (the last one sourced wins); "" when none sets it */
+	char resume_conf[256];
+	int resume_conf_unsure;		/* a RESUME= not read here ($, quotes inside, ...) */
 	char detail[200];		/* why the file could not be read, in words */
 };
 

@@ -318,6 +318,95 @@ static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_
 	judge_unit(w, bin, rep);
 }
 
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * One line of a configuration file, @s (@n bytes): a RESUME= assignment (maybe
+ * after "export") into @rep; a line that names RESUME otherwise (a condition,
+ * a function) leaves it unsure.  Comments and other lines do nothing.
+ */
+static void resume_line(const char *s, size_t n, struct initramfs_report *rep)
+{
+	const char *v;
+	size_t i = 0, vn;
+
+	while (i < n && is_blank(s[i]))
+		i++;
+	if (i == n || s[i] == '#' || !memmem(s + i, n - i, "RESUME", 6))
+		return;
+	if (n - i > 6 && !strncmp(s + i, "export", 6) && is_blank(s[i + 6]))
+		for (i += 6; i < n && is_blank(s[i]); i++)
+			;
+	if (n - i < 7 || strncmp(s + i, "RESUME=", 7)) {
+		rep->resume_conf_unsure = 1;
+		return;
+	}
+	v = s + i + 7;
+	vn = n - i - 7;
+	while (vn && (is_blank(v[vn - 1]) || v[vn - 1] == '\r'))
+		vn--;
+	if (vn >= 2 && (v[0] == '"' || v[0] == '\'') && v[vn - 1] == v[0]) {
+		v++;
+		vn -= 2;
+	}
+	rep->resume_conf_unsure = vn >= sizeof(rep->resume_conf);
+	for (i = 0; i < vn; i++)
+		if (is_blank(v[i]) || strchr("$`\\\"';&|<>(){}*?[", v[i]) || !v[i])
+			rep->resume_conf_unsure = 1;
+	if (vn >= sizeof(rep->resume_conf))
+		vn = sizeof(rep->resume_conf) - 1;
+	memcpy(rep->resume_conf, v, vn);
+	rep->resume_conf[vn] = '\0';
+}
+
+/* The RESUME= of one configuration file @f, its last assignment */
+static void resume_file(const struct file *f, struct initramfs_report *rep)
+{
+	const char *p, *nl;
+
+	if (!S_ISREG(f->mode) || !f->text)
+		return;
+	for (p = f->text; p < f->text + f->text_len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(f->text + f->text_len - p));
+		if (!nl)
+			nl = f->text + f->text_len;
+		resume_line(p, (size_t)(nl - p), rep);
+	}
+	if (f->text_len < f->size)
+		rep->resume_conf_unsure = 1;	/* longer than what the walk keeps */
+}
+
+/*
+ * initramfs-tools' /init sources conf/initramfs.conf, then each file of conf/conf.d/ in
+ * name order, and takes RESUME= from them when the command line has no
+ * resume= (hooks/resume writes it there, from /etc/initramfs-tools/conf.d/resume
+ * or the largest swap partition it found): the device torpor's boot script reads
+ */
+static void judge_resume_conf(const struct walk *w, struct initramfs_report *rep)
+{
+	const struct file *d[WALK_FILES_MAX], *f;
+	size_t i, j, n = 0;
+
+	f = walk_last_at(w, R_ITOOLS_CONF, "conf/initramfs.conf");
+	if (f)
+		resume_file(f, rep);
+	for (i = 0; i < w->nr_files; i++) {
+		f = &w->files[i];
+		if (f->role != R_ITOOLS_CONF || strcmp(f->path, "conf/initramfs.conf") == 0)
+			continue;
+		for (j = n++; j > 0 && strcmp(d[j - 1]->path, f->path) > 0; j--)
+			d[j] = d[j - 1];
+		d[j] = f;
+	}
+	for (i = 0; i < n; i++)
+		resume_file(d[i], rep);
+	if (w->files_cut)
+		rep->resume_conf_unsure = 1;	/* a file not kept may set it */
+}
+
 /* The verdict on what the walk kept */
 int initramfs_judge(const struct walk *w, const char *resume_path, struct initramfs_report *rep)
 {
@@ -357,5 +446,7 @@ int initramfs_judge(const struct walk *w, const char *resume_path, struct initra
 		return 0;
 	}
 	judge_hooks(w, resume_path, rep);
+	if (rep->hook_host == INITRAMFS_HOST_ITOOLS)
+		judge_resume_conf(w, rep);
 	return 0;
 }

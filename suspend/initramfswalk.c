@@ -133,6 +133,10 @@ static int role_of(struct walk *w, const char *path)
 		return unit_role(path, b);
 	if (is_unit_dropin(path, b))
 		return R_UNIT_DROPIN;
+	/* what initramfs-tools' /init sources before it reads the command line */
+	if (!strcmp(path, "conf/initramfs.conf") ||
+	    (!strncmp(path, "conf/conf.d/", 12) && path[12] && !strchr(path + 12, '/')))
+		return R_ITOOLS_CONF;
 	return -1;
 }
 

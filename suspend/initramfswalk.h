@@ -31,6 +31,7 @@ enum role {
 	R_UNIT,				/* a file or link named torpor-restore.service */
 	R_UNIT_WANTS,			/* one in initrd.target.wants/ or .requires/ */
 	R_UNIT_DROPIN,			/* torpor-restore.service.d/NAME.conf */
+	R_ITOOLS_CONF,			/* conf/initramfs.conf, conf/conf.d/NAME: RESUME= */
 };
 
 struct file {

@@ -73,12 +73,62 @@ nothing "noresume on the command line: nothing" \
 	"image_file = /var/lib/torpor/image" "$good_cmdline noresume"
 nothing "resume= only after -- (for init, not the kernel): nothing" \
 	"image_file = /var/lib/torpor/image" "root=/dev/vda -- resume=UUID=x resume_offset=1"
+# the command line is not globbed: a word that matches a file name in the
+# generator's folder stays the word the kernel saw (and a '/*/*/*' walks nothing)
+mkdir -p "$t/cwd" && : >"$t/cwd/resume_offset=1"
+printf '%s\n' "root=/dev/vda resume=UUID=x resume_offse[t]=1" >"$t/cmdline"
+rm -rf "$t/out" && mkdir -p "$t/out"
+if (cd "$t/cwd" && TORPOR_CONF=$t/torpor.conf TORPOR_CMDLINE=$t/cmdline TORPOR_UNIT_DIRS=$t/units \
+	sh "$gen" "$t/out") && [ -z "$(find "$t/out" -mindepth 1)" ]; then
+	ok "a word that is a pattern matching a file is not expanded: nothing"
+else
+	not_ok "a word that is a pattern matching a file is not expanded: nothing"
+fi
+# what core/cmdline.c (torpor-suspend's refusals) and suspend/config.c read
+img="image_file = /var/lib/torpor/image"
+for w in noresumeX '"noresume"' nohibernate hibernate=no hibernate=nosuspend; do
+	nothing "$w (the kernel's noresume too): nothing" "$img" "$good_cmdline $w"
+done
+writes "hibernate=nocompress keeps resume: the drop-in" "$img" "$good_cmdline hibernate=nocompress"
+nothing "a later empty resume= (no resume=): nothing" "$img" "$good_cmdline resume="
+nothing "a malformed resume_offset=: nothing" "$img" "$good_cmdline resume_offset=12k"
+writes "resume-offset= (the kernel reads - as _): the drop-in" "$img" \
+	"root=/dev/vda resume=/dev/vda2 resume-offset=34816"
+writes 'resume="..." quoted: the drop-in' "$img" 'root=/dev/vda resume="/dev/vda2" resume_offset=34816'
+writes "image-file (a - in a key is _): the drop-in" "image-file = /var/lib/torpor/image" "$good_cmdline"
+writes "CRLF line ends: the drop-in" "$(printf 'compress = lz4\r\nimage_file = /var/lib/torpor/image\r')" \
+	"$good_cmdline"
+nothing "a relative image_file: nothing" "image_file = var/lib/torpor/image" "$good_cmdline"
+nothing "a comment after the value: nothing" "image_file = /var/lib/torpor/image # mine" "$good_cmdline"
+nothing "image_file twice: nothing" "$img
+$img" "$good_cmdline"
+nothing "an unknown key beside it: nothing" "$img
+compres = lz4" "$good_cmdline"
+nothing "a line without =: nothing" "$img
+compress" "$good_cmdline"
 nothing "torpor's drop-in for systemd-hibernate.service missing: nothing" \
 	"image_file = /var/lib/torpor/image" "$good_cmdline" "$t/none"
 mkdir -p "$t/etc/systemd-hibernate.service.d"
 ln -s /dev/null "$t/etc/systemd-hibernate.service.d/torpor.conf"
 nothing "torpor's drop-in masked (a /dev/null symlink in a folder that wins): nothing" \
 	"image_file = /var/lib/torpor/image" "$good_cmdline" "$t/etc $t/units"
+# odd files: read only a regular file (a FIFO would block the boot for ever;
+# timeout only bounds the old behaviour's hang, a pass returns at once)
+rm -f "$t/torpor.conf" && mkfifo "$t/torpor.conf"
+rm -rf "$t/out" && mkdir -p "$t/out"
+if TORPOR_CONF=$t/torpor.conf TORPOR_CMDLINE=$t/cmdline TORPOR_UNIT_DIRS=$t/units \
+	timeout 20 sh "$gen" "$t/out" && [ -z "$(find "$t/out" -mindepth 1)" ]; then
+	ok "torpor.conf a FIFO: not read, nothing"
+else
+	not_ok "torpor.conf a FIFO: not read, nothing"
+fi
+rm -f "$t/torpor.conf"
+nothing "a line over 1024 bytes (torpor-suspend refuses the file): nothing" \
+	"$img
+# $(printf '%01100d' 0)" "$good_cmdline"
+nothing "torpor.conf over 64 KiB (torpor-suspend refuses it): nothing" \
+	"$img
+$(i=0; while [ $i -lt 1100 ]; do printf '# %061d\n' $i; i=$((i + 1)); done)" "$good_cmdline"
 rm -f "$t/torpor.conf"
 rm -rf "$t/out" && mkdir -p "$t/out"
 if TORPOR_CONF=$t/torpor.conf TORPOR_CMDLINE=$t/cmdline TORPOR_UNIT_DIRS=$t/units sh "$gen" "$t/out" &&

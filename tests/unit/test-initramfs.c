@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -904,7 +905,7 @@ static int check_said(const struct hib_opts *o, int unnamed, char *out, size_t l
 		return -EIO;
 	dup2(fd, 2);
 	close(fd);
-	r = hibernate_check_initramfs(o, unnamed);
+	r = hibernate_check_initramfs(o, unnamed, makedev(7, 3));
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -974,9 +975,44 @@ static void test_unnamed(void)
 
 	bin = LIBEXECDIR "/torpor-resume";
 	tree_libexec("un-itools", 1);
+	snprintf(t, sizeof(t), "%s/un-itools", dir);
+	/* hooks/resume's conf.d/resume; zz-resume-auto (later in name order) wins */
+	sh("mkdir -p %s/conf/conf.d && printf '# from /etc\\nRESUME=UUID=0b2c\\n' "
+	   ">%s/conf/conf.d/resume && printf 'export RESUME=\"7:3\"\\r\\n' "
+	   ">%s/conf/conf.d/zz-resume-auto", t, t, t);
 	pack("un-itools", "un-itools.cpio", 0);
 	r = unnamed_said("un-itools.cpio", out, sizeof(out));
-	tap_ok(r == 0, "no resume=: initramfs-tools' hook reads RESUME= from the image: ok (%d)", r);
+	tap_ok(r == 0, "no resume=: initramfs-tools' RESUME= (the last file sourced) names the "
+	       "area written: ok (%d)", r);
+	sh("rm %s/conf/conf.d/zz-resume-auto", t);
+	pack("un-itools", "un-itools-other.cpio", 0);
+	r = unnamed_said("un-itools-other.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "initramfs-tools' RESUME=UUID=0b2c in initramfs '") &&
+	       strstr(out, "does not name the area written (device 7:3)"),
+	       "no resume=: initramfs-tools' RESUME= names another device: refused");
+	sh("printf 'RESUME=none\\n' >%s/conf/conf.d/resume", t);
+	pack("un-itools", "un-itools-none.cpio", 0);
+	r = unnamed_said("un-itools-none.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "names no resume device (RESUME=none)"),
+	       "no resume=: initramfs-tools' RESUME=none: refused");
+	sh("rm %s/conf/conf.d/resume", t);
+	pack("un-itools", "un-itools-unset.cpio", 0);
+	r = unnamed_said("un-itools-unset.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "names no resume device (RESUME=not set)") &&
+	       strstr(out, "torpor: hint: put resume="),
+	       "no resume=: no RESUME= in initramfs-tools' configuration (no swap when it was "
+	       "built): refused");
+	sh("printf 'RESUME=7:3\\n' >%s/conf/conf.d/resume && "
+	   "printf '[ -e /x ] && RESUME=8:1\\n' >%s/conf/conf.d/zz-other", t, t);
+	pack("un-itools", "un-itools-cond.cpio", 0);
+	r = unnamed_said("un-itools-cond.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "cannot be read here"),
+	       "no resume=: a RESUME= set under a condition is not guessed at: refused");
+	sh("rm %s/conf/conf.d/zz-other && printf 'RESUME=$SWAP\\n' >%s/conf/conf.d/zz-other", t, t);
+	pack("un-itools", "un-itools-var.cpio", 0);
+	r = unnamed_said("un-itools-var.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "cannot be read here"),
+	       "no resume=: RESUME=$SWAP (shell, not a device) is not guessed at: refused");
 
 	tree_libexec("un-unit", 0);
 	snprintf(t, sizeof(t), "%s/un-unit", dir);
