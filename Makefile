@@ -206,7 +206,8 @@ check:
 		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/dracut-check.sh \
 		tests/unit/dracut-hostonly.sh tests/unit/initrd-unit.sh tests/unit/resume-args.sh \
 		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh \
-		tests/unit/logind-generator.sh tests/unit/build-check.sh tests/shellcheck.sh
+		tests/unit/logind-generator.sh tests/unit/build-check.sh tests/unit/fuzz-args.sh \
+		tests/shellcheck.sh
 
 # the man pages: groff finds no warning, and every option and key is documented
 check-man:

@@ -22,9 +22,10 @@ out=build/fuzz
 passed=0
 failed=0
 
+# at least 1: libFuzzer takes -max_total_time=0 as no limit, a run that never ends
 case $secs in
-''|*[!0-9]*)
-	echo "usage: tests/fuzz/run.sh [SECONDS]" >&2
+''|*[!0-9]*|0*)
+	echo "usage: tests/fuzz/run.sh [SECONDS] (a whole number of at least 1)" >&2
 	exit 2
 	;;
 esac
