@@ -260,6 +260,20 @@ sd_file_sig() {
 	dd if="$T/root.img" bs=4096 skip="$1" count=1 2>/dev/null | tail -c 10 | tr -d '\000'
 }
 
+# sd_bypass N MARKER yes|no: whether logind's environment (the marker's value) in
+# boot N has torpor-logind-generator's SYSTEMD_BYPASS_HIBERNATION_MEMORY_CHECK=1
+sd_bypass() {
+	case " $(marker_arg "$1" "$2") " in
+	*" SYSTEMD_BYPASS_HIBERNATION_MEMORY_CHECK=1 "*) _has=yes ;;
+	*) _has=no ;;
+	esac
+	if [ "$_has" = "$3" ]; then
+		echo "ok: boot $1: logind's environment has the generator's bypass: $3"
+	else
+		fail "boot $1: logind's environment is '$(marker_arg "$1" "$2")': the generator's bypass expected: $3"
+	fi
+}
+
 # sd_zram_imagefile: the scenario of 73 (Debian 13) and 74 (Debian 12); 73 says what it proves
 sd_zram_imagefile() {
 	# a fresh system: no resume= on the command line yet
@@ -268,7 +282,9 @@ sd_zram_imagefile() {
 	SD_TIMEOUT=720 sd_boot 1 torpor_sd_test=zram-setup
 	note_boot 1
 	sd_guest_lines 1
-	expect 1 zram-active "other-swaps 0" "setup-exit 0" "update-initramfs 0" poweroff
+	# logind's own answer before torpor's setup, so that boot 2's yes is the generator's
+	expect 1 zram-active "other-swaps 0" "can-hibernate-before na" "setup-exit 0" "update-initramfs 0" poweroff
+	sd_bypass 1 logind-env-before no
 	note "$DEBIAN_NAME, zram only, nothing set up: CanHibernate $(marker_arg 1 can-hibernate-before)"
 	_cmd=$(marker_arg 1 cmdline)
 	_page=${_cmd##*resume_offset=}
@@ -311,6 +327,7 @@ sd_zram_imagefile() {
 		"workload-pid ${_wl%% *}" "hooks pre=1 post=1" zram-active-after "other-swaps-after 0" \
 		"can-hibernate-after yes" poweroff
 	expect_not 3 fresh-boot-after-hibernate no-post-hook token-bad sd-test-start
+	sd_bypass 3 logind-env yes
 	if [ "$(sd_file_sig "$_page")" = SWAPSPACE2 ]; then
 		echo "ok: the image file's first page is SWAPSPACE2 again after the restore"
 	else
