@@ -36,7 +36,9 @@
  *     value, or two of the modes --check, --print-cmdline, --setup-image-file.
  * --print-cmdline stops after step 1, without the namespace and chroot checks
  * (it only prints), and prints the resume= parameters that name the swap area
- * (printcmd.c); --check stops after step 1 too. 
+ * (printcmd.c); --check stops after step 1 too.  Run by an ordinary user,
+ * --check makes the checks that need no root, names the others and exits 1
+ * (usercheck.c).
  * With an image file (image_file in the file, or --image-file=), the resume
  * device and offset are the file's, and it is swap only around steps 1-4
  * (imagefile.c); --setup-image-file makes it and prints its resume= line.
@@ -47,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmdline.h"
 #include "config.h"
@@ -56,6 +59,7 @@
 #include "imagefile.h"
 #include "msg.h"
 #include "printcmd.h"
+#include "usercheck.h"
 #include "version.h"
 
 #ifndef SYSCONFDIR
@@ -468,6 +472,13 @@ int main(int argc, char **argv)
 		return try_help();
 	}
 	o.no_initramfs = g.no_initramfs;
+	/* an ordinary user's --check: what needs no root, and never a path to the hibernation */
+	if (o.check_only && geteuid() != 0) {
+		if (!conf.has_image_file && (!o.resume[0] || !o.has_offset))
+			(void)from_cmdline(&o);
+		(void)usercheck_run(&o, conf.has_image_file ? conf.image_file : NULL);
+		return 1;
+	}
 	if (g.setup_image)
 		return imagefile_setup_run(conf.has_image_file ? conf.image_file :
 					   IMAGEFILE_DEFAULT, g.setup_bytes) == 0 ? 0 : 1;
