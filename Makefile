@@ -7,6 +7,9 @@
 #   KLCC                 klibc's compiler wrapper for the static torpor-resume (default klcc)
 #   XXHASH_H             libxxhash-dev's header, which klcc cannot see in /usr/include
 #                        (default /usr/include/xxhash.h)
+#   VERSION              the release --version prints (default debian/changelog's)
+#   TORPOR_BUILD         the build --version prints (default git describe --always
+#                        --dirty in a git checkout, else VERSION)
 #   PREFIX, SBINDIR, LIBEXECDIR, MANDIR, DESTDIR   install locations
 #   SYSCONFDIR           where torpor-suspend reads torpor.conf (default /etc)
 #   INITRAMFS_TOOLS_DIR, DRACUT_MODULES_DIR, INITCPIO_DIR   where the hosts read hooks
@@ -49,6 +52,19 @@ SYSTEMD_GENERATOR_DIR ?= /usr/lib/systemd/system-generators
 FUZZ_SECONDS ?= 300
 QEMU_SCENARIOS ?= $(sort $(wildcard tests/qemu/[0-8][0-9]-*.sh))
 XXHASH_H ?= /usr/include/xxhash.h
+
+# The release is debian/changelog's first version (the one place it is kept, so
+# the .deb and a plain make agree); the build is git describe in a git checkout,
+# else the release (a tarball, the .deb's copy).  Both can be given: make VERSION=...
+ifeq ($(origin VERSION),undefined)
+VERSION := ${shell sed -n '1s/^torpor (\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null}
+endif
+ifeq ($(origin TORPOR_BUILD),undefined)
+TORPOR_BUILD := $(shell test -e .git && git describe --always --dirty 2>/dev/null)
+endif
+ifeq ($(TORPOR_BUILD),)
+TORPOR_BUILD := $(VERSION)
+endif
 
 ifneq ($(V),1)
 Q := @
@@ -136,6 +152,12 @@ $(B)/klibc/libcore.a: $(KLIBC_CORE_OBJS)
 # the configuration file's place is built in; install-vars remakes main.o when it changes
 $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: CPPFLAGS += -DSYSCONFDIR='"$(SYSCONFDIR)"'
 $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o: $(B)/install-vars
+# the version line (core/version.h); version-vars remakes them when it changes
+VERSION_OBJS := $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o $(B)/klibc/resume/bootargs.o \
+	$(B)/glibc/resume/bootargs.o $(B)/asan/resume/bootargs.o \
+	$(B)/tests/test-doubts $(B)/tests-asan/test-doubts
+$(VERSION_OBJS): CPPFLAGS += -DTORPOR_VERSION='"$(VERSION)"' -DTORPOR_BUILD='"$(TORPOR_BUILD)"'
+$(VERSION_OBJS): $(B)/version-vars
 # and where torpor-resume sits in the initramfs, which bootready.c checks
 BOOTREADY_OBJS := $(B)/glibc/suspend/bootready.o $(B)/test/suspend/bootready.o $(B)/asan/suspend/bootready.o
 $(BOOTREADY_OBJS): CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
@@ -204,7 +226,7 @@ check:
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
 		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/dracut-check.sh \
-		tests/unit/dracut-hostonly.sh tests/unit/initrd-unit.sh tests/unit/resume-args.sh \
+		tests/unit/dracut-hostonly.sh tests/unit/initrd-unit.sh tests/unit/resume-args.sh tests/unit/cli-conventions.sh \
 		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh \
 		tests/unit/logind-generator.sh tests/unit/build-check.sh tests/unit/fuzz-args.sh \
 		tests/shellcheck.sh
@@ -321,6 +343,10 @@ hooks: $(HOOK_OUTS)
 $(B)/install-vars: FORCE
 	@mkdir -p $(dir $@)
 	@v='LIBEXECDIR=$(LIBEXECDIR) SYSCONFDIR=$(SYSCONFDIR) SBINDIR=$(SBINDIR) SYSTEMD_UNIT_DIR=$(SYSTEMD_UNIT_DIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
+
+$(B)/version-vars: FORCE
+	@mkdir -p $(dir $@)
+	@v='VERSION=$(VERSION) TORPOR_BUILD=$(TORPOR_BUILD)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
 
 .PHONY: FORCE
 FORCE:

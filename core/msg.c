@@ -21,6 +21,7 @@ static int kmsg_spare = -1;	/* msg_kmsg_open()'s, for msg_kmsg_always() */
 static int kmsg_always;		/* copy to the kernel log even while quiet */
 static int debug_on;
 static int quiet;
+static const char *banner;	/* msg_set_banner()'s line, until it is said */
 
 /**
  * msg_init() - set up output
@@ -65,6 +66,16 @@ void msg_set_debug(int on)
 int msg_debug_enabled(void)
 {
 	return debug_on;
+}
+
+/*
+ * msg_set_banner() - say @line (an info line) before the first line said from
+ * now on, and never when nothing is: torpor-resume's version at boot, where a
+ * boot with no image says nothing
+ */
+void msg_set_banner(const char *line)
+{
+	banner = line;
 }
 
 /* the lines said while quiet (not the progress lines), for msg_set_quiet(0) */
@@ -153,6 +164,18 @@ static void to_kmsg(int prio, const char *line, int n)
 		(void)!write(kmsg_fd, kline, (size_t)m < sizeof(kline) ? (size_t)m : sizeof(kline) - 1);
 }
 
+static void emit(int prio, const char *tag, const char *fmt, va_list ap);
+
+/* the banner, at info level, or at debug level before a debug line */
+static void say_banner(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit(prio >= 7 ? 7 : 6, "", fmt, ap);
+	va_end(ap);
+}
+
 static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 {
 	char line[1024];
@@ -162,6 +185,12 @@ static void emit(int prio, const char *tag, const char *fmt, va_list ap)
 		return;
 	if (!quiet)
 		end_live();
+	if (banner) {
+		const char *b = banner;
+
+		banner = NULL;
+		say_banner(prio, "%s", b);
+	}
 	n = snprintf(line, sizeof(line), "%s: %s", MSG_PREFIX, tag);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return;

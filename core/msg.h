@@ -18,6 +18,7 @@ void msg_set_quiet(int on);
 int msg_kmsg_open(void);
 void msg_kmsg_always(void);
 void msg_flush(void);
+void msg_set_banner(const char *line);
 
 void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

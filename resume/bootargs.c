@@ -14,23 +14,35 @@
 #include "decimal.h"
 #include "msg.h"
 #include "restore.h"
+#include "version.h"
 
 #define DEFAULT_WAIT 5
 
 static void usage(void)
 {
-	fprintf(stderr,
-		"usage: torpor-resume [--device=DEV] [--offset=N] [--wait=SECONDS]\n"
-		"                     [--noresume] [--force] [--dump] [-v]\n"
-		"Restore a torpor hibernation image; run from the initramfs.\n"
-		"Defaults come from resume=, resume_offset=, noresume, torpor.wait=,\n"
-		"torpor.force and torpor.debug on the kernel command line; a malformed\n"
-		"one (or --offset/--wait value) discards the image instead of restoring it.\n");
+	printf("usage: torpor-resume [--device=DEV] [--offset=N] [--wait=SECONDS]\n"
+	       "                     [--noresume] [--force] [-v]\n"
+	       "       torpor-resume --dump [DEV] [--offset=N] [-v]\n"
+	       "       torpor-resume --help | --version\n"
+	       "Restore a torpor hibernation image; run from the initramfs.\n"
+	       "Defaults come from resume=, resume_offset=, noresume, torpor.wait=,\n"
+	       "torpor.force and torpor.debug on the kernel command line; a malformed\n"
+	       "one (or --offset/--wait value) discards the image instead of restoring it.\n"
+	       "--dump describes the image on DEV (else the resume device) and changes\n"
+	       "nothing.\n");
+}
+
+/* A usage error, already named on its own line: the pointer to --help; returns 2. */
+static int try_help(void)
+{
+	fputs("Try 'torpor-resume --help' for more information.\n", stderr);
+	return 2;
 }
 
 /* What the arguments gave, so that /proc/cmdline fills in only the rest. */
 struct given {
 	int device, offset, wait;
+	int help;			/* --help or --version: printed, exit 0 */
 	int offset_bad;			/* --offset was malformed */
 	const char *malformed;		/* the first malformed argument, NULL if none */
 };
@@ -40,7 +52,37 @@ static int parse_num(const char *s, unsigned long long max, unsigned long long *
 	return decimal_parse(s, strlen(s), max, ret);
 }
 
-/* Returns 0, or 2 for a usage error. */
+/* --dump's device (--dump=DEV, or the word after --dump); 0, or 2 for a usage error. */
+static int dump_device(const char *dev, struct restore_opts *o, struct given *g)
+{
+	if (g->device) {
+		msg_error("two devices to dump: '%s' and '%s'", o->device, dev);
+		return 2;
+	}
+	if (!dev[0] || strlen(dev) >= sizeof(o->device)) {
+		msg_error("invalid device '%s' for --dump", dev);
+		return 2;
+	}
+	snprintf(o->device, sizeof(o->device), "%s", dev);
+	g->device = 1;
+	return 0;
+}
+
+/* After the arguments: modes that cannot go together; 0, or 2 (reported). */
+static int check_modes(const struct restore_opts *o, const struct given *g)
+{
+	if (o->dump && o->noresume) {
+		msg_error("--dump and --noresume cannot be given together: --dump changes nothing");
+		return 2;
+	}
+	if (g->malformed && o->dump) {
+		msg_error("invalid argument '%s'", g->malformed);
+		return 2;
+	}
+	return 0;
+}
+
+/* Returns 0, 2 for a usage error (reported), or sets g->help after --help or --version. */
 static int parse_args(int argc, char **argv, struct restore_opts *o, struct given *g)
 {
 	unsigned long long v;
@@ -76,35 +118,37 @@ static int parse_args(int argc, char **argv, struct restore_opts *o, struct give
 			o->force = 1;
 		} else if (!strcmp(a, "--dump")) {
 			o->dump = 1;
+			/* --dump DEV: the next word, unless it is an option */
+			if (i + 1 < argc && argv[i + 1][0] != '-' &&
+			    dump_device(argv[++i], o, g))
+				return 2;
+		} else if (!strncmp(a, "--dump=", 7)) {
+			o->dump = 1;
+			if (dump_device(a + 7, o, g))
+				return 2;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			msg_set_debug(1);
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage();
-			exit(0);
+			g->help = 1;
+			return 0;
+		} else if (!strcmp(a, "--version")) {
+			puts(VERSION_LINE("torpor-resume"));
+			g->help = 1;
+			return 0;
 		} else {
-			msg_error("invalid argument '%s'", a);
-			usage();
+			msg_error("%s '%s'", a[0] == '-' ? "unknown option" : "unexpected argument",
+				  a);
 			return 2;
 		}
 	}
-	if (g->malformed && o->dump) {
-		msg_error("invalid argument '%s'", g->malformed);
-		usage();
-		return 2;
-	}
-	return 0;
+	return check_modes(o, g);
 }
 
-/* Fill in what the arguments left out from the command line; returns why not to restore. */
-static const char *merge_cmdline(int r, const struct torpor_cmdline *cl, struct restore_opts *o,
-				 const struct given *g)
+/* resume= and resume_offset= where the arguments leave them out, or name another area */
+static void take_resume(const struct torpor_cmdline *cl, struct restore_opts *o,
+			const struct given *g)
 {
-	if (r < 0) {
-		msg_error("cannot read /proc/cmdline: %s", msg_errname(r));
-		return "kernel command line unreadable";
-	}
-	if (cl->noresume)
-		o->noresume = 1;
 	if (cl->resume[0]) {
 		/*
 		 * The kernel command line as the kernel reads it (and torpor-suspend,
@@ -124,6 +168,21 @@ static const char *merge_cmdline(int r, const struct torpor_cmdline *cl, struct 
 	} else if (!g->offset && cl->has_resume_offset) {
 		o->offset = cl->resume_offset;
 	}
+}
+
+/* Fill in what the arguments left out from the command line; returns why not to restore. */
+static const char *merge_cmdline(int r, const struct torpor_cmdline *cl, struct restore_opts *o,
+				 const struct given *g)
+{
+	if (r < 0) {
+		msg_error("cannot read /proc/cmdline: %s", msg_errname(r));
+		return "kernel command line unreadable";
+	}
+	if (cl->noresume)
+		o->noresume = 1;
+	/* --dump DEV inspects DEV: the command line names the running system's own area */
+	if (!o->dump || !g->device)
+		take_resume(cl, o, g);
 	if (!g->wait && cl->wait_seconds >= 0)
 		o->wait_seconds = cl->wait_seconds;
 	if (cl->debug)
@@ -161,7 +220,11 @@ int bootargs_main(int argc, char **argv, const char *cmdline_path)
 	msg_init(1);
 	r = parse_args(argc, argv, &o, &g);
 	if (r)
-		return r;
+		return try_help();
+	if (g.help)
+		return 0;
+	/* at boot, the version heads whatever is said (nothing when there is no image) */
+	msg_set_banner(o.dump ? NULL : VERSION_LINE("torpor-resume"));
 	r = cmdline_read(cmdline_path, &cl);
 	o.discard_reason = merge_cmdline(r, &cl, &o, &g);
 	if (o.wait_seconds < 0)

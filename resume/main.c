@@ -3,7 +3,9 @@
  * torpor-resume - restore a hibernated system from the initramfs
  *
  * Usage: torpor-resume [--device=DEV] [--offset=N] [--wait=SECONDS] [--noresume]
- *                      [--force] [--dump] [-v]
+ *                      [--force] [-v]
+ *        torpor-resume --dump [DEV] [--offset=N] [-v]
+ *        torpor-resume --help | --version
  *
  * Arguments first, then /proc/cmdline for what they leave out: torpor.force,
  * torpor.wait= and torpor.debug; noresume (and the kernel's other spellings of
@@ -23,8 +25,11 @@
  * doubt: the image is discarded as for noresume, on the device and offset that
  * the well-formed parameters give, and the message names the malformed one; a
  * malformed offset is tried as the kernel reads it (leading digits), then as 0.
- * Exit 2 is a usage error (an unknown option, or a malformed value with --dump);
- * --dump prints the image description and changes nothing.
+ * Exit 2 is a usage error (an unknown option, a malformed value with --dump, or
+ * --dump with --noresume), said in one line and a pointer to --help;
+ * --dump prints the description of the image on DEV (which wins over resume=,
+ * the running system's own) and changes nothing.  At boot the version line
+ * comes before the first message (none when there is no image).
  */
 #include "bootargs.h"
 #include "image.h"

@@ -56,8 +56,12 @@ void freezecheck_poweroff_mode(const struct hib_opts *o)
 			 "with shutdown");
 }
 
-/* --check: can /dev/snapshot be used?  Its node and the kernel's state, without opening it. */
-static int check_snapshot_device(void)
+/**
+ * freezecheck_snapshot_node() - --check: can /dev/snapshot be used?  Its node
+ * and the kernel's state, without opening it (so no root needed).
+ * Return: 0, or -errno (reported).
+ */
+int freezecheck_snapshot_node(void)
 {
 	char state[64] = "";
 	struct stat st;
@@ -120,7 +124,7 @@ int freezecheck_ready(const struct hib_opts *o, const struct hib_target *t)
 {
 	int r;
 
-	r = check_snapshot_device();
+	r = freezecheck_snapshot_node();
 	if (r == 0)
 		freezecheck_poweroff_mode(o);
 	if (r == 0 && t->is_file)

@@ -6,7 +6,9 @@
  *                       [--poweroff=MODE] [--reboot] [--image-size=N]
  *                       [--[no-]progress] [--check] [--print-cmdline] [-v]
  *                       [--image-file=PATH] [--setup-image-file[=SIZE]]
+ *                       [--[no-]discard-after-resume]
  *                       [--initramfs=PATH] [--no-initramfs]
+ *        torpor-suspend --help | --version
  *
  * Steps:
  *  1. resolve everything first: the settings (arguments, else the configuration
@@ -29,10 +31,14 @@
  *     what failed, exit 1.  So does SIGINT, SIGTERM, SIGHUP or SIGQUIT, or Esc
  *     on a console, VT or serial line (not a pseudo-terminal), before the root
  *     record is written; after it they are ignored and every other signal is
- *     blocked.  SIGTSTP, SIGTTIN and SIGTTOU are blocked.  Exit 2 is a usage error.
+ *     blocked.  SIGTSTP, SIGTTIN and SIGTTOU are blocked.  Exit 2 is a usage error
+ *     (one line naming it, then a pointer to --help): an unknown option, a bad
+ *     value, or two of the modes --check, --print-cmdline, --setup-image-file.
  * --print-cmdline stops after step 1, without the namespace and chroot checks
  * (it only prints), and prints the resume= parameters that name the swap area
- * (printcmd.c); --check stops after step 1 too.
+ * (printcmd.c); --check stops after step 1 too.  Run by an ordinary user,
+ * --check makes the checks that need no root, names the others and exits 1
+ * (usercheck.c).
  * With an image file (image_file in the file, or --image-file=), the resume
  * device and offset are the file's, and it is swap only around steps 1-4
  * (imagefile.c); --setup-image-file makes it and prints its resume= line.
@@ -43,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmdline.h"
 #include "config.h"
@@ -52,6 +59,8 @@
 #include "imagefile.h"
 #include "msg.h"
 #include "printcmd.h"
+#include "usercheck.h"
+#include "version.h"
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc"
@@ -97,10 +106,19 @@ static void usage(FILE *f)
 		"                       kernel's release\n"
 		"  --no-initramfs       with --check: leave the initramfs out (for the\n"
 		"                       generators' hooks, which check while they build one)\n"
-		"  --discard-after-resume   after the resume (or a failure), discard the image\n"
-		"                       file's pages, or zero them where the disk cannot\n"
+		"  --discard-after-resume, --no-discard-after-resume   after the resume (or a\n"
+		"                       failure), discard the image file's pages, or zero them\n"
+		"                       where the disk cannot; or not (the default)\n"
 		"  -v, --verbose        debug messages\n"
-		"  -h, --help           this text\n");
+		"  -h, --help           this text\n"
+		"      --version        the version, image format and build\n");
+}
+
+/* The second line of every usage error (after the one naming it); returns 2. */
+static int try_help(void)
+{
+	fputs("Try 'torpor-suspend --help' for more information.\n", stderr);
+	return 2;
 }
 
 static int parse_u64(const char *s, uint64_t *ret)
@@ -282,11 +300,11 @@ static int parse_setting(int opt, struct config *c)
 		return set_path("initramfs", optarg, c->initramfs, sizeof(c->initramfs),
 				&c->has_initramfs);
 	case 'D':
-		c->discard_after_resume = 1;
+	case 'd':
+		c->discard_after_resume = opt == 'D';
 		c->has_discard_after_resume = 1;
 		break;
 	default:
-		usage(stderr);
 		return 2;
 	}
 	return 0;
@@ -326,7 +344,59 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Two modes given, each a whole job of its own: 2 (reported), else 0. */
+static int check_modes(const struct hib_opts *o, const struct given *g)
+{
+	const char *m[3];
+	int n = 0;
+
+	if (o->check_only)
+		m[n++] = "--check";
+	if (g->print_cmdline)
+		m[n++] = "--print-cmdline";
+	if (g->setup_image)
+		m[n++] = "--setup-image-file";
+	if (n < 2)
+		return 0;
+	msg_error("%s and %s cannot be given together: each is a whole job of its own",
+		  m[0], m[1]);
+	return 2;
+}
+
+/*
+ * getopt_long() found no option in @arg (the word it read), or the option
+ * lacks its value (@missing): say which, in one error line (its own messages,
+ * off, lack our prefix).
+ */
+static void say_bad_option(const struct option *opts, const char *arg, int missing)
+{
+	size_t len = strcspn(arg, "=");
+	int i;
+
+	if (strncmp(arg, "--", 2)) {
+		msg_error("%s option '-%c'", missing ? "missing value for" : "unknown", optopt);
+		return;
+	}
+	if (missing) {
+		msg_error("missing value for option '%s'", arg);
+		return;
+	}
+	/* --NAME=VALUE for an option that takes none */
+	for (i = 0; arg[len] == '=' && opts[i].name; i++) {
+		if (strlen(opts[i].name) == len - 2 && !strncmp(opts[i].name, arg + 2, len - 2)) {
+			msg_error("option '--%s' takes no value", opts[i].name);
+			return;
+		}
+	}
+	msg_error("unknown option '%.*s'", (int)len, arg);
+}
+
+/*
+ * The options into @cli, @o and @g; -1 to go on, else the exit status: 0 after
+ * --help or --version, 2 after a usage error (reported, with the --help hint).
+ */
+static int parse_args(int argc, char **argv, struct config *cli, struct hib_opts *o,
+		      struct given *g)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'C' },
@@ -342,36 +412,56 @@ int main(int argc, char **argv)
 		{ "image-file", required_argument, NULL, 'I' },
 		{ "setup-image-file", optional_argument, NULL, 'F' },
 		{ "discard-after-resume", no_argument, NULL, 'D' },
+		{ "no-discard-after-resume", no_argument, NULL, 'd' },
 		{ "initramfs", required_argument, NULL, 'i' },
 		{ "no-initramfs", no_argument, NULL, 'N' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "print-cmdline", no_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int c, at = 1;
+
+	/* "+": no operands are taken, so none is moved past the options */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:vh", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c == 'V') {
+			puts(VERSION_LINE("torpor-suspend"));
+			return 0;
+		}
+		if (c == '?' || c == ':')
+			say_bad_option(opts, argv[at], c == ':');
+		if (c == '?' || c == ':' || parse_option(c, cli, o, g))
+			return try_help();
+		at = optind;
+	}
+	if (optind < argc) {
+		msg_error("unexpected argument '%s'", argv[optind]);
+		return try_help();
+	}
+	return check_modes(o, g) ? try_help() : -1;
+}
+
+int main(int argc, char **argv)
+{
 	struct config conf, cli;
 	struct hib_opts o;
 	struct given g;
-	int c;
+	int r;
 
 	memset(&o, 0, sizeof(o));
 	memset(&g, 0, sizeof(g));
 	memset(&cli, 0, sizeof(cli));
 	msg_init(0);
-	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		if (parse_option(c, &cli, &o, &g))
-			return 2;
-	}
-	if (optind < argc) {
-		msg_error("unexpected argument '%s'", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	r = parse_args(argc, argv, &cli, &o, &g);
+	if (r >= 0)
+		return r;
 	if (load_config(g.config ? g.config : DEFAULT_CONFIG, g.config != NULL, &conf))
 		return 1;
 	config_override(&conf, &cli);
@@ -379,9 +469,16 @@ int main(int argc, char **argv)
 	if (g.no_initramfs && !o.check_only) {
 		msg_error("--no-initramfs goes with --check only: a hibernation always checks the "
 			  "initramfs");
-		return 2;
+		return try_help();
 	}
 	o.no_initramfs = g.no_initramfs;
+	/* an ordinary user's --check: what needs no root, and never a path to the hibernation */
+	if (o.check_only && geteuid() != 0) {
+		if (!conf.has_image_file && (!o.resume[0] || !o.has_offset))
+			(void)from_cmdline(&o);
+		(void)usercheck_run(&o, conf.has_image_file ? conf.image_file : NULL);
+		return 1;
+	}
 	if (g.setup_image)
 		return imagefile_setup_run(conf.has_image_file ? conf.image_file :
 					   IMAGEFILE_DEFAULT, g.setup_bytes) == 0 ? 0 : 1;

@@ -34,6 +34,7 @@
 #include "loader.h"
 #include "msg.h"
 #include "tap.h"
+#include "version.h"
 
 /* A disk in the fake sysfs (fakesysfs.h). */
 static void add_dev(const char *name, unsigned int maj, unsigned int min,
@@ -434,6 +435,80 @@ static void case_format1(void)
 }
 
 /*
+ * torpor-resume's version heads what it says at boot (the image of case_format1
+ * was there), and a boot with no image says nothing at all, not even that.
+ */
+static void case_banner(void)
+{
+	char *argv[] = { "torpor-resume", NULL };
+	char text[4096];
+	struct capture c;
+
+	put_image("vdh", UA, 0);
+	capture_start(&c);
+	run_main("resume=/dev/vdh noresume", 1, argv);
+	capture_stop(&c, text, sizeof(text));
+	verdict(strncmp(text, "torpor: " VERSION_LINE("torpor-resume") "\n",
+			strlen(VERSION_LINE("torpor-resume")) + 9) ||
+		!strstr(text, "noresume given"),
+		"doubts: the version line comes first at boot, before the first message");
+	capture_start(&c);
+	run_main("resume=/dev/vdh", 1, argv);
+	capture_stop(&c, text, sizeof(text));
+	verdict(text[0] != 0, "doubts: a boot with no image (discarded before) says nothing");
+}
+
+/*
+ * --dump DEV on a running system describes DEV, never the area that the
+ * running system's own resume= names (which it took before).
+ */
+static void case_dump_device(void)
+{
+	char dev[PATH_MAX], arg[PATH_MAX + 16], out[8192], want[PATH_MAX + 16];
+	char *forms[][4] = {
+		{ "torpor-resume", "--dump", dev, "--wait=0" },
+		{ "torpor-resume", arg, "--dump", "--wait=0" },
+		{ "torpor-resume", "--dump=", "--wait=0", NULL },
+	};
+	const char *names[] = { "--dump DEV", "--device=DEV --dump", "--dump=DEV" };
+	unsigned int i;
+	int saved, fd, r;
+	ssize_t n;
+
+	snprintf(dev, sizeof(dev), "%s/dev/vdh", root);
+	snprintf(arg, sizeof(arg), "--device=%s", dev);
+	snprintf(want, sizeof(want), "device=%s\n", dev);
+	put_image("vdh", UA, 0);
+	for (i = 0; i < 3; i++) {
+		char eq[PATH_MAX + 16];
+
+		snprintf(eq, sizeof(eq), "--dump=%s", dev);
+		if (i == 2)
+			forms[i][1] = eq;
+		snprintf(out, sizeof(out), "%s/stdout", root);
+		fflush(stdout);
+		saved = dup(1);
+		fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (saved < 0 || fd < 0 || dup2(fd, 1) < 0)
+			die(out);
+		r = run_main("resume=/dev/torpor-test-none resume_offset=3", forms[i][3] ? 4 : 3,
+			     forms[i]);
+		fflush(stdout);
+		dup2(saved, 1);
+		close(saved);
+		n = pread(fd, out, sizeof(out) - 1, 0);
+		close(fd);
+		out[n > 0 ? n : 0] = 0;
+		/* 1: the test's image has no valid map, but its root record is described */
+		tap_ok(r == 1 && !strncmp(out, want, strlen(want)) &&
+		       strstr(out, "header_offset=0\n"),
+		       "doubts: %s describes DEV, not resume= of the running system (status %d)",
+		       names[i], r);
+	}
+	verdict(!has_image("vdh", 0), "doubts: --dump leaves the image as it was");
+}
+
+/*
  * 1b. initramfs-tools: 0xA0 is a space to the kernel, not to the shell: the hook passes
  * --device='/dev/vdi<A0>noresume'; torpor-resume sees noresume in /proc/cmdline but
  * waits for a device that does not exist and leaves the image.
@@ -643,6 +718,8 @@ int main(void)
 	case_unseen();
 	case_offset_wrap();
 	case_format1();
+	case_banner();
+	case_dump_device();
 	case_skipped_named();
 	case_stamp_no_answer();
 	return tap_done();

@@ -31,7 +31,8 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 cbin=$bin
 vg 0 "" --help
-vg 2 "^usage: torpor-suspend" --bogus-option
+vg 0 "^torpor-suspend " --version
+vg 2 "^torpor: unknown option '--bogus-option'" --bogus-option
 vg 2 "invalid --resume-offset 'abc'" --resume-offset=abc
 vg 2 "unexpected argument 'extra-argument'" extra-argument
 # --check as root must get past the namespace checks to the device, as on a host's
