@@ -99,6 +99,16 @@ if [ -n "$release" ] && [ "$b" = "$release" ]; then
 else
 	not_ok "without .git the build is '$b', not the release '$release'"
 fi
+# no debian/changelog (a copy without debian/): the release is "unknown", never empty
+rm -r "$t/src/debian"
+(cd "$t/src" && make -pn build/version-vars >"$t/db" 2>/dev/null)
+v=$(sed -n 's/^VERSION := //p' "$t/db")
+b=$(sed -n 's/^TORPOR_BUILD := //p' "$t/db")
+if [ "$v" = unknown ] && [ "$b" = unknown ]; then
+	ok "without debian/changelog the release and the build are 'unknown'"
+else
+	not_ok "without debian/changelog the release is '$v' and the build '$b', not 'unknown'"
+fi
 
 for prog in torpor-suspend torpor-resume; do
 	if [ "$prog" = torpor-suspend ]; then run_suspend --version; else run_resume --version; fi
