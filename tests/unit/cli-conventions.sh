@@ -198,6 +198,11 @@ for form in "--dump DEV" "--dump=DEV"; do
 		not_ok "torpor-resume: $form reads the device given"
 	fi
 done
+# two devices to describe, in either order, are refused (never the last one dumped)
+run_resume --dump "$t/swap" --device="$t/other" --wait=0
+usage_error torpor-resume "two devices to dump: '$t/swap' and '$t/other'" "--dump DEV --device=OTHER"
+run_resume --device="$t/other" --dump "$t/swap" --wait=0
+usage_error torpor-resume "two devices to dump: '$t/other' and '$t/swap'" "--device=OTHER --dump DEV"
 run_resume --dump "$t/swap" "$t/other"
 usage_error torpor-resume "unexpected argument '$t/other'" "a second operand"
 echo "1..$n"
