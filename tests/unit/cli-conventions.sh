@@ -130,6 +130,13 @@ run_suspend --resume
 usage_error torpor-suspend "missing value for option '--resume'" "a missing value"
 run_suspend --check=yes
 usage_error torpor-suspend "option '--check' takes no value" "a value to an option without one"
+# getopt_long takes the start of a name: one that begins several names is ambiguous,
+# and the start of one that takes no value given a value says so, as the whole name
+run_suspend --ver
+usage_error torpor-suspend "ambiguous option '--ver': it begins --verbose, --version" \
+	"an ambiguous abbreviation"
+run_suspend --che=yes
+usage_error torpor-suspend "option '--check' takes no value" "a value to an abbreviation"
 run_suspend --poweroff=sleep
 usage_error torpor-suspend "invalid --poweroff 'sleep': not 'shutdown', 'reboot', 'platform' or 'hybrid'" \
 	"a malformed value"
