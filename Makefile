@@ -56,8 +56,12 @@ XXHASH_H ?= /usr/include/xxhash.h
 # The release is debian/changelog's first version (the one place it is kept, so
 # the .deb and a plain make agree); the build is git describe in a git checkout,
 # else the release (a tarball, the .deb's copy).  Both can be given: make VERSION=...
+# No debian/changelog, or no "torpor (VERSION)" on its first line: "unknown".
 ifeq ($(origin VERSION),undefined)
 VERSION := ${shell sed -n '1s/^torpor (\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null}
+ifeq ($(VERSION),)
+VERSION := unknown
+endif
 endif
 ifeq ($(origin TORPOR_BUILD),undefined)
 TORPOR_BUILD := $(shell test -e .git && git describe --always --dirty 2>/dev/null)

@@ -370,8 +370,9 @@ static int check_modes(const struct hib_opts *o, const struct given *g)
  */
 static void say_bad_option(const struct option *opts, const char *arg, int missing)
 {
-	size_t len = strcspn(arg, "=");
-	int i;
+	size_t len = strcspn(arg, "="), used = 0;
+	char names[128] = "";
+	int i, hits = 0, first = 0;
 
 	if (strncmp(arg, "--", 2)) {
 		msg_error("%s option '-%c'", missing ? "missing value for" : "unknown", optopt);
@@ -381,14 +382,29 @@ static void say_bad_option(const struct option *opts, const char *arg, int missi
 		msg_error("missing value for option '%s'", arg);
 		return;
 	}
-	/* --NAME=VALUE for an option that takes none */
-	for (i = 0; arg[len] == '=' && opts[i].name; i++) {
-		if (strlen(opts[i].name) == len - 2 && !strncmp(opts[i].name, arg + 2, len - 2)) {
-			msg_error("option '--%s' takes no value", opts[i].name);
-			return;
+	/* NAME as getopt_long() reads it: the whole name of an option, else the start of some */
+	for (i = 0; opts[i].name; i++) {
+		if (strncmp(opts[i].name, arg + 2, len - 2))
+			continue;
+		if (strlen(opts[i].name) == len - 2) {
+			hits = 1;
+			first = i;
+			break;
 		}
+		if (hits++ == 0)
+			first = i;
+		if (hits <= 3 && used < sizeof(names))
+			used += snprintf(names + used, sizeof(names) - used, "%s--%s",
+					 hits > 1 ? ", " : "", opts[i].name);
 	}
-	msg_error("unknown option '%.*s'", (int)len, arg);
+	if (hits > 1)
+		msg_error("ambiguous option '%.*s': it begins %s%s", (int)len, arg, names,
+			  hits > 3 ? ", ..." : "");
+	else if (hits == 1 && arg[len] == '=')
+		/* --NAME=VALUE for an option that takes none */
+		msg_error("option '--%s' takes no value", opts[first].name);
+	else
+		msg_error("unknown option '%.*s'", (int)len, arg);
 }
 
 /*
