@@ -3,15 +3,19 @@
  * jsonstr.c - a string as JSON text (RFC 8259): quoted, '"' and '\' escaped,
  * control characters as \u00XX, and bytes that are not UTF-8 (paths, a
  * kernel command line, an image's kernel name: untrusted) as U+FFFD, so the
- * output always parses
+ * output always parses; and the UTF-8 test statussay.c's terminal lines use
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "jsonstr.h"
 
-/* The length of the well-formed UTF-8 sequence at @p (Unicode 15, table 3-7), 0 if none */
-static size_t utf8_len(const unsigned char *p)
+/**
+ * utf8_len() - the length of the well-formed UTF-8 sequence at @p (Unicode 15,
+ * table 3-7): 1 for ASCII (NUL included), 2-4, or 0 when the bytes there are
+ * not one (a NUL ends the string: a sequence cut by it is not one)
+ */
+size_t utf8_len(const unsigned char *p)
 {
 	unsigned char c = p[0];
 	unsigned char lo = 0x80, hi = 0xbf;

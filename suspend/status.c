@@ -122,7 +122,12 @@ static int named_by_conf(const struct status *s)
 	return 0;
 }
 
-/* The torpor-sleep drop-in of systemd-hibernate.service, the first one systemd reads */
+/*
+ * The torpor-sleep drop-in of systemd-hibernate.service: the first unit
+ * directory that has one decides, as in systemd, where a drop-in of the same
+ * name in an earlier directory replaces a later one (and one linked to
+ * /dev/null, or empty, masks it)
+ */
 static void find_dropin(const char *root, char *buf, size_t len)
 {
 	char path[PATH_MAX];
@@ -133,11 +138,11 @@ static void find_dropin(const char *root, char *buf, size_t len)
 	for (i = 0; i < sizeof(unit_dirs) / sizeof(unit_dirs[0]); i++) {
 		snprintf(path, sizeof(path), "%s%s/systemd-hibernate.service.d/torpor.conf", root,
 			 unit_dirs[i]);
-		/* a link to /dev/null masks it: not a drop-in that runs torpor-sleep */
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if (stat(path, &st) < 0)
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_size > 0)
 			snprintf(buf, len, "%s", path);
-			return;
-		}
+		return;
 	}
 }
 

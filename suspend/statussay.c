@@ -17,6 +17,32 @@
 
 #define LABEL	"%-26s"
 
+/*
+ * @s for a terminal: what came from a disk or the command line may hold
+ * control bytes (an escape sequence would act on the terminal): each C0 or C1
+ * control, and each byte that is not UTF-8, is '?'
+ */
+static const char *clean(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t at = 0, n;
+
+	while (*p && at + 1 < len) {
+		n = utf8_len(p);
+		if (*p < 0x20 || *p == 0x7f || n == 0 || (p[0] == 0xc2 && p[1] < 0xa0) ||
+		    at + n >= len) {
+			buf[at++] = '?';
+			p++;
+			continue;
+		}
+		memcpy(buf + at, p, n);
+		at += n;
+		p += n;
+	}
+	buf[at] = '\0';
+	return buf;
+}
+
 /* "2 h ago", for the seconds since @created */
 static void say_age(char *buf, size_t len, uint64_t created, time_t now)
 {
@@ -52,31 +78,36 @@ static void say_formats(char *buf, size_t len, uint64_t f)
 static void print_area(FILE *f, const struct status *s)
 {
 	const struct hib_target *t = &s->area;
+	char p[PATH_MAX], spec[sizeof(s->spec)];
 
 	fprintf(f, LABEL, "next hibernation writes:");
 	if (s->area_err == 0 && s->image_file)
-		fprintf(f, "%s (image file on %s, page %" PRIu64 ")\n", t->swap_path, t->dev_name,
-			t->offset_pages);
+		fprintf(f, "%s (image file on %s, page %" PRIu64 ")\n",
+			clean(t->swap_path, p, sizeof(p)), t->dev_name, t->offset_pages);
 	else if (s->area_err == 0 && t->is_file)
-		fprintf(f, "%s (swap file on %s, page %" PRIu64 ", %s)\n", t->swap_path,
-			t->dev_name, t->offset_pages, s->spec_from);
+		fprintf(f, "%s (swap file on %s, page %" PRIu64 ", %s)\n",
+			clean(t->swap_path, p, sizeof(p)), t->dev_name, t->offset_pages, s->spec_from);
 	else if (s->area_err == 0)
 		fprintf(f, "%s (swap partition, %s)\n", t->dev_name, s->spec_from);
 	else if (s->area_err == -EINVAL && !s->image_file)
 		fprintf(f, "nothing (no resume= on the kernel command line, no resume in "
 			"torpor.conf)\n");
 	else if (s->area_err == -EACCES && !s->is_root)
-		fprintf(f, "%s (image file; run as root to see where it lies)\n", s->spec);
+		fprintf(f, "%s (image file; run as root to see where it lies)\n",
+			clean(s->spec, spec, sizeof(spec)));
 	else if (s->area_err == -ENODEV)
-		fprintf(f, "%s (%s): not an active swap area\n", s->spec, s->spec_from);
+		fprintf(f, "%s (%s): not an active swap area\n", clean(s->spec, spec, sizeof(spec)),
+			s->spec_from);
 	else
-		fprintf(f, "%s (%s): %s\n", s->spec, s->spec_from, msg_errname(s->area_err));
+		fprintf(f, "%s (%s): %s\n", clean(s->spec, spec, sizeof(spec)), s->spec_from,
+			msg_errname(s->area_err));
 }
 
 static void print_next_boot(FILE *f, const struct status *s)
 {
 	const struct torpor_cmdline *cl = &s->nb.cl;
 	int known = s->area_err == 0;
+	char v[sizeof(cl->resume)];
 
 	fprintf(f, LABEL, "next boot reads:");
 	if (s->cmdline_err)
@@ -87,8 +118,8 @@ static void print_next_boot(FILE *f, const struct status *s)
 	else if (cl->resume[0] && known && s->next == NEXTBOOT_AGREES)
 		fprintf(f, "%s (resume= on the kernel command line)   agrees\n", s->area.dev_name);
 	else if (cl->resume[0])
-		fprintf(f, "resume=%s (on the kernel command line)%s\n", cl->resume,
-			known ? "   DIFFERS" : "");
+		fprintf(f, "resume=%s (on the kernel command line)%s\n",
+			clean(cl->resume, v, sizeof(v)), known ? "   DIFFERS" : "");
 	else if (s->next_by_conf)
 		fprintf(f, "%s (RESUME= in the initramfs, initramfs-tools)   agrees\n",
 			s->area.dev_name);
@@ -100,7 +131,7 @@ static void print_next_boot(FILE *f, const struct status *s)
 static void print_image(FILE *f, const struct status *s, time_t now)
 {
 	const struct status_image_seen *im = &s->image;
-	char age[64];
+	char age[64], rel[sizeof(im->release)];
 
 	fprintf(f, LABEL, "image now:");
 	switch (im->state) {
@@ -118,7 +149,7 @@ static void print_image(FILE *f, const struct status *s, time_t now)
 	case STATUS_IMAGE_TORPOR:
 		say_age(age, sizeof(age), im->created, now);
 		fprintf(f, "torpor image, %" PRIu64 " MiB, written %s by kernel %s\n",
-			(im->bytes + (1u << 20) - 1) >> 20, age, im->release);
+			(im->bytes + (1u << 20) - 1) >> 20, age, clean(im->release, rel, sizeof(rel)));
 		break;
 	case STATUS_IMAGE_DAMAGED:
 		fprintf(f, "a damaged torpor image (format %u: %s): the next boot discards it\n",
@@ -136,7 +167,7 @@ static void print_image(FILE *f, const struct status *s, time_t now)
 static void print_initrd(FILE *f, const struct status *s)
 {
 	const struct status_initrd *d;
-	char formats[64];
+	char formats[64], name[PATH_MAX];
 	size_t i;
 
 	fprintf(f, LABEL, "initramfs:");
@@ -146,7 +177,7 @@ static void print_initrd(FILE *f, const struct status *s)
 		d = &s->initrd[i];
 		if (i)
 			fprintf(f, LABEL, "");
-		fprintf(f, "%s: ", d->release[0] ? d->release : d->path);
+		fprintf(f, "%s: ", clean(d->release[0] ? d->release : d->path, name, sizeof(name)));
 		say_formats(formats, sizeof(formats), d->formats);
 		if (d->err == -EACCES && !s->is_root)
 			fprintf(f, "run as root to read it\n");
@@ -168,6 +199,8 @@ static void print_initrd(FILE *f, const struct status *s)
  */
 void status_print(FILE *f, const struct status *s, time_t now)
 {
+	char p[STATUS_TEXT_MAX > PATH_MAX ? STATUS_TEXT_MAX : PATH_MAX];
+
 	if (s->snapshot_err)
 		fprintf(f, LABEL "%s\n", "kernel:", s->snapshot_err == -ENOENT ?
 			"no hibernation (no /dev/snapshot)" : "hibernation disabled");
@@ -177,7 +210,7 @@ void status_print(FILE *f, const struct status *s, time_t now)
 	print_initrd(f, s);
 	fprintf(f, LABEL, "systemctl hibernate:");
 	if (s->dropin[0])
-		fprintf(f, "torpor (torpor-sleep drop-in %s)\n", s->dropin);
+		fprintf(f, "torpor (torpor-sleep drop-in %s)\n", clean(s->dropin, p, sizeof(p)));
 	else
 		fprintf(f, "the kernel's writer (no torpor drop-in)\n");
 	fprintf(f, LABEL "%s%s\n", "logind CanHibernate:",
@@ -186,8 +219,8 @@ void status_print(FILE *f, const struct status *s, time_t now)
 		fprintf(f, LABEL "yes\n", "ready:");
 		return;
 	}
-	fprintf(f, LABEL "no: %s\n", "ready:", s->problem);
-	fprintf(f, "torpor: hint: %s\n", s->hint);
+	fprintf(f, LABEL "no: %s\n", "ready:", clean(s->problem, p, sizeof(p)));
+	fprintf(f, "torpor: hint: %s\n", clean(s->hint, p, sizeof(p)));
 }
 
 static void json_u64(FILE *f, const char *key, int have, uint64_t v)
