@@ -50,6 +50,12 @@ static int judge_area(struct status *s)
 		return 0;
 	if (s->area_err == -EACCES && !s->is_root)
 		return 0;	/* said last, with what else needs root */
+	if (s->area_err == -EINVAL && !s->image_file &&
+	    (s->nb.cl.resume_bad || s->nb.cl.resume_offset_bad))
+		return problem(s, "correct it on the kernel command line, rebuild the initramfs "
+			       "and reboot", "the kernel command line's %s is malformed: the next "
+			       "boot would discard the image", s->nb.cl.resume_bad ? "resume=" :
+			       "resume_offset=");
 	if (s->area_err == -EINVAL && !s->image_file)
 		return problem(s, "add resume= for an active swap area to the kernel command line "
 			       "('sudo torpor-suspend --print-cmdline' prints it), rebuild the "
@@ -167,7 +173,8 @@ static int judge_unread(struct status *s)
 	if (s->is_root)
 		return 0;
 	if (s->area_err == -EACCES)
-		at += snprintf(what + at, sizeof(what) - (size_t)at, "the image file's place, ");
+		at += snprintf(what + at, sizeof(what) - (size_t)at, "where the %s lies, ",
+			       s->image_file ? "image file" : "swap file");
 	at += snprintf(what + at, sizeof(what) - (size_t)at, "the image on the area");
 	for (i = 0; i < s->nr_initrd; i++)
 		if (s->initrd[i].err == -EACCES)

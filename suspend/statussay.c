@@ -93,8 +93,8 @@ static void print_area(FILE *f, const struct status *s)
 		fprintf(f, "nothing (no resume= on the kernel command line, no resume in "
 			"torpor.conf)\n");
 	else if (s->area_err == -EACCES && !s->is_root)
-		fprintf(f, "%s (image file; run as root to see where it lies)\n",
-			clean(s->spec, spec, sizeof(spec)));
+		fprintf(f, "%s (%s; run as root to see where it lies)\n",
+			clean(s->spec, spec, sizeof(spec)), s->image_file ? "image file" : s->spec_from);
 	else if (s->area_err == -ENODEV)
 		fprintf(f, "%s (%s): not an active swap area\n", clean(s->spec, spec, sizeof(spec)),
 			s->spec_from);

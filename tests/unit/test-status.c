@@ -556,9 +556,29 @@ static void no_kernel(struct status *s)
 	s->area_err = -EINVAL;
 }
 
+static void malformed(struct status *s)
+{
+	s->area_err = -EINVAL;
+	s->spec[0] = s->nb.cl.resume[0] = '\0';
+	s->nb.cl.resume_bad = 1;
+}
+
 static void test_problems(void)
 {
 	struct status s;
+
+	tap_ok(strstr(first(malformed), "command line's resume= is malformed") != NULL,
+	       "status: a malformed resume=: said so, not 'none named'");
+	/* an ordinary user whose swap file's place needs root to find */
+	set_up(&s);
+	s.is_root = 0;
+	s.area_err = -EACCES;
+	s.image.state = STATUS_IMAGE_UNREAD;
+	status_judge(&s);
+	tap_ok(!s.ready && strstr(s.problem, "run as root to see where the swap file lies"),
+	       "status: an ordinary user, a swap file: where it lies needs root (%s)", s.problem);
+	says(&s, "ordinary user, swap file", "next hibernation writes:  UUID=0a1b (resume= on "
+	     "the kernel command line; run as root to see where it lies)\n", NULL);
 
 	tap_ok(strstr(first(other_device), "another area") != NULL,
 	       "status: resume= names another area: not ready");
