@@ -430,12 +430,17 @@ int initramfs_judge(const struct walk *w, const char *resume_path, struct initra
 		return 0;
 	}
 	rep->formats = f->formats;
+	memcpy(rep->resume_version, f->version, sizeof(rep->resume_version));
 	/* a hard link without its data: the data came with another of its names */
 	if (!f->marked && f->size == 0 && f->nlink >= 2) {
 		for (i = 0; i < w->nr_hard; i++)
 			if (w->hard[i].ino == f->ino && w->hard[i].devmajor == f->devmajor &&
-			    w->hard[i].devminor == f->devminor)
+			    w->hard[i].devminor == f->devminor) {
 				rep->formats |= w->hard[i].formats;
+				if (w->hard[i].version[0])
+					memcpy(rep->resume_version, w->hard[i].version,
+					       sizeof(rep->resume_version));
+			}
 	}
 	if (!rep->formats) {
 		rep->verdict = INITRAMFS_NO_MARKER;

@@ -8,6 +8,7 @@
  *                       [--image-file=PATH] [--setup-image-file[=SIZE]]
  *                       [--[no-]discard-after-resume]
  *                       [--initramfs=PATH] [--no-initramfs]
+ *        torpor-suspend --status [--json]
  *        torpor-suspend --help | --version
  *
  * Steps:
@@ -38,7 +39,8 @@
  * (it only prints), and prints the resume= parameters that name the swap area
  * (printcmd.c); --check stops after step 1 too.  Run by an ordinary user,
  * --check makes the checks that need no root, names the others and exits 1
- * (usercheck.c).
+ * (usercheck.c).  --status tells the setup's facts and the first problem, read
+ * only and for any user (status.h), and exits 0 when ready, else 1.
  * With an image file (image_file in the file, or --image-file=), the resume
  * device and offset are the file's, and it is swap only around steps 1-4
  * (imagefile.c); --setup-image-file makes it and prints its resume= line.
@@ -49,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmdline.h"
@@ -59,6 +62,7 @@
 #include "imagefile.h"
 #include "msg.h"
 #include "printcmd.h"
+#include "status.h"
 #include "usercheck.h"
 #include "version.h"
 
@@ -92,6 +96,11 @@ static void usage(FILE *f)
 		"                       or 1-16\n"
 		"  --check              only check the setup (device, swap area, kernel\n"
 		"                       support); change nothing\n"
+		"  --status             tell this machine's setup: the area the next hibernation\n"
+		"                       writes and the next boot reads, the image there now,\n"
+		"                       each kernel's initramfs, systemctl hibernate, logind;\n"
+		"                       exit 0 when ready, 1 when not; read only, any user\n"
+		"  --json               with --status: one JSON object instead of the lines\n"
 		"  --print-cmdline      print the resume= (and resume_offset=) kernel parameters\n"
 		"                       for the swap area; change nothing\n"
 		"  --image-file=PATH    hibernate into this image file, made swap only while\n"
@@ -168,6 +177,8 @@ static int from_cmdline(struct hib_opts *o)
 struct given {
 	const char *config;		/* --config=, NULL for the default file */
 	int print_cmdline;
+	int status;			/* --status */
+	int json;			/* --json */
 	int setup_image;		/* --setup-image-file */
 	int no_initramfs;		/* --no-initramfs */
 	uint64_t setup_bytes;		/* its SIZE, 0 for the default */
@@ -335,6 +346,12 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 	case 'L':
 		g->print_cmdline = 1;
 		break;
+	case 's':
+		g->status = 1;
+		break;
+	case 'J':
+		g->json = 1;
+		break;
 	case 'v':
 		msg_set_debug(1);
 		break;
@@ -347,7 +364,7 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 /* Two modes given, each a whole job of its own: 2 (reported), else 0. */
 static int check_modes(const struct hib_opts *o, const struct given *g)
 {
-	const char *m[3];
+	const char *m[4];
 	int n = 0;
 
 	if (o->check_only)
@@ -356,6 +373,12 @@ static int check_modes(const struct hib_opts *o, const struct given *g)
 		m[n++] = "--print-cmdline";
 	if (g->setup_image)
 		m[n++] = "--setup-image-file";
+	if (g->status)
+		m[n++] = "--status";
+	if (g->json && !g->status) {
+		msg_error("--json goes with --status only");
+		return 2;
+	}
 	if (n < 2)
 		return 0;
 	msg_error("%s and %s cannot be given together: each is a whole job of its own",
@@ -433,6 +456,8 @@ static int parse_args(int argc, char **argv, struct config *cli, struct hib_opts
 		{ "no-initramfs", no_argument, NULL, 'N' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "print-cmdline", no_argument, NULL, 'L' },
+		{ "status", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -464,6 +489,42 @@ static int parse_args(int argc, char **argv, struct config *cli, struct hib_opts
 	return check_modes(o, g) ? try_help() : -1;
 }
 
+/*
+ * --status: the facts, told (status.h); any user, read only.  0 when ready, 1
+ * when not (or not known without root).
+ */
+static int status_run(const struct config *cli, const struct config *conf, struct hib_opts *o,
+		      int json)
+{
+	struct status_env env = {
+		.cmdline = "/proc/cmdline", .boot_dir = "/boot", .unit_root = "",
+		.busctl = "busctl", .logind_timeout_ms = 5000, .is_root = geteuid() == 0,
+		.now = time(NULL),
+	};
+	const char *from = cli->has_resume ? "--resume" : conf->has_resume ? "torpor.conf" :
+			   "resume= on the kernel command line";
+	const char *image_file = conf->has_image_file ? conf->image_file : NULL;
+	struct status *s;
+	int ready;
+
+	if (!image_file && (!o->resume[0] || !o->has_offset))
+		(void)from_cmdline(o);
+	s = malloc(sizeof(*s));
+	if (!s) {
+		msg_error("cannot check the status: %s", msg_errname(-ENOMEM));
+		return 1;
+	}
+	status_collect(&env, o, from, image_file, s);
+	if (json)
+		status_print_json(stdout, s, env.now);
+	else
+		status_print(stdout, s, env.now);
+	fflush(stdout);
+	ready = s->ready;
+	free(s);
+	return ready ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct config conf, cli;
@@ -488,6 +549,8 @@ int main(int argc, char **argv)
 		return try_help();
 	}
 	o.no_initramfs = g.no_initramfs;
+	if (g.status)
+		return status_run(&cli, &conf, &o, g.json);
 	/* an ordinary user's --check: what needs no root, and never a path to the hibernation */
 	if (o.check_only && geteuid() != 0) {
 		if (!conf.has_image_file && (!o.resume[0] || !o.has_offset))

@@ -187,6 +187,45 @@ else
 	not_ok "torpor-suspend: --no-discard-after-resume overrides discard_after_resume = yes"
 fi
 
+# --json belongs to --status; --status is a mode of its own
+run_suspend --json
+usage_error torpor-suspend "--json goes with --status only" "--json without --status"
+run_suspend --status --check
+usage_error torpor-suspend "--check and --status cannot be given together: each is a whole job of its own" \
+	"--status with --check"
+
+# the torpor command in PATH (suspend/torpor, SBINDIR filled in at install): GNU
+# conventions too, and 'torpor status' is torpor-suspend --status
+run_front() {
+	# shellcheck disable=SC2086 # $as_user is a command and its options
+	TORPOR_SUSPEND=$suspend_bin $as_user sh "$top/suspend/torpor" "$@" >"$t/out" 2>"$t/err"
+	rc=$?
+}
+run_front --help
+info torpor "--help" "^usage: torpor COMMAND"
+run_front --version
+info torpor "--version" "^torpor $release (image format $format, build $build)\$"
+run_front
+usage_error torpor "missing command: status" "no command"
+run_front frobnicate
+usage_error torpor "unknown command 'frobnicate'" "an unknown command"
+run_front --frob=1
+usage_error torpor "unknown option '--frob'" "an unknown option"
+run_front status --jsn
+usage_error torpor "unknown option '--jsn' for 'status'" "an unknown option of status"
+run_front status extra
+usage_error torpor "unexpected argument 'extra'" "an operand of status"
+run_front status --json
+front_rc=$rc
+front_out=$(cat "$t/out")
+run_suspend --status --json
+if [ "$front_rc" -eq "$rc" ] && [ "$(printf '%s\n' "$front_out" | sed 's/"logind":.*//')" = \
+	"$(sed 's/"logind":.*//' "$t/out")" ] && grep -q '^{"ready":' "$t/out"; then
+	ok "torpor: 'status --json' is torpor-suspend --status --json: the same object and status"
+else
+	not_ok "torpor: 'status --json' is torpor-suspend --status --json: the same object and status"
+fi
+
 run_resume --no-such-option
 usage_error torpor-resume "unknown option '--no-such-option'" "an unknown option"
 run_resume --dump --noresume
