@@ -73,29 +73,16 @@ static int find_area(const struct hib_opts *o, struct hib_target *t)
 	return 0;
 }
 
-/* The header page of the area, read (root only) */
+/* The header page of the area, read (root only) within a bound: a dead disk costs it */
 static void read_image(const struct status *s, struct status_image_seen *ret)
 {
-	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
-	unsigned long long bytes = 0;
-	int fd, r;
-
 	memset(ret, 0, sizeof(*ret));
 	ret->state = STATUS_IMAGE_UNREAD;
 	ret->err = s->area_err ? s->area_err : -EACCES;
 	if (s->area_err || !s->is_root)
 		return;
-	fd = devname_open(s->area.dev, O_RDONLY);
-	if (fd < 0) {
-		ret->err = fd;
-		return;
-	}
-	r = devname_size(fd, &bytes);
-	if (r < 0 || s->area.offset_pages > bytes / ps)
-		ret->err = r < 0 ? r : -ENOSPC;
-	else
-		status_image_read(fd, bytes, s->area.offset_pages * ps, ps, ret);
-	close(fd);
+	status_image_read_dev(s->area.dev, s->area.offset_pages, (uint32_t)sysconf(_SC_PAGESIZE),
+			      STATUS_IMAGE_MS, ret);
 }
 
 /*

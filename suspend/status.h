@@ -107,6 +107,12 @@ const char *status_initrd_words(const struct status_initrd *d);
 /* statusimage.c */
 void status_image_read(int fd, uint64_t dev_bytes, uint64_t header_offset, uint32_t page_size,
 		       struct status_image_seen *ret);
+void status_image_read_dev(dev_t dev, uint64_t offset_pages, uint32_t page_size, unsigned int ms,
+			   struct status_image_seen *ret);
+/* how the reader opens the area: devname_open(); tests open a file */
+extern int (*status_image_open)(dev_t dev, int flags);
+/* the bound on reading the area's header and map */
+#define STATUS_IMAGE_MS		10000
 
 /* statusinitrd.c */
 void status_initrd_scan(const char *boot_dir, const char *only, struct status *s);

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,6 +383,69 @@ static void test_image(void)
 	close(fd);
 }
 
+/* status_image_open for the tests: the file @hook_path, whatever the device */
+static char hook_path[160];
+
+static int open_hook_path(dev_t dev, int flags)
+{
+	int fd;
+
+	(void)dev;
+	fd = open(hook_path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* (alarm: before the bound, a reader that never answered hung --status for ever) */
+static void on_alarm(int sig)
+{
+	static const char m[] = "not ok - image: a device that never answers hangs the reader\n";
+
+	(void)sig;
+	(void)!write(1, m, sizeof(m) - 1);
+	_exit(1);
+}
+
+/*
+ * The area read by a child within a bound (as root, the real device): its
+ * answer comes back whole; one that never answers (here a FIFO, whose open
+ * waits for a writer, as a read of a dead disk waits) costs the bound only
+ */
+static void test_image_bounded(void)
+{
+	struct status_image_seen s;
+	int (*was)(dev_t, int) = status_image_open;
+	uint64_t mb = 0;
+	long long t0;
+
+	status_image_open = open_hook_path;
+	snprintf(hook_path, sizeof(hook_path), "%s/area-dev", dir);
+	tap_ok(make_area(hook_path, 1, &mb) == 0, "image: a torpor image written for the reader");
+	status_image_read_dev(0, 0, PS, 5000, &s);
+	tap_ok(s.state == STATUS_IMAGE_TORPOR && s.bytes == 3 * 4000 + mb &&
+	       !strcmp(s.release, "6.1.0-57-amd64"),
+	       "image: read by the reader process, its answer whole (state %d, err %d)", s.state,
+	       s.err);
+	status_image_read_dev(0, 64, PS, 5000, &s);
+	tap_ok(s.state == STATUS_IMAGE_UNREAD && s.err == -ENOSPC,
+	       "image: the reader's error comes back (err %d)", s.err);
+
+	snprintf(hook_path, sizeof(hook_path), "%s/stuck", dir);
+	if (mkfifo(hook_path, 0600) < 0) {
+		tap_ok(0, "image: mkfifo %s", hook_path);
+		status_image_open = was;
+		return;
+	}
+	signal(SIGALRM, on_alarm);
+	alarm(20);
+	t0 = (long long)time(NULL);
+	status_image_read_dev(0, 0, PS, 300, &s);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	tap_ok(s.state == STATUS_IMAGE_UNREAD && s.err == -ETIMEDOUT && time(NULL) - t0 < 5,
+	       "image: a device that never answers costs the bound, then unknown (err %d)", s.err);
+	status_image_open = was;
+}
+
 /* ---- the verdict and the lines ---- */
 
 /* A machine set up: a swap partition the next boot reads, no image, one ok initramfs */
@@ -743,6 +807,7 @@ int main(void)
 	test_checker();
 	test_escaper();
 	test_image();
+	test_image_bounded();
 	test_states();
 	test_problems();
 	test_logind();
