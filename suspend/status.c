@@ -41,6 +41,9 @@ static int find_file_area(const char *path, int is_root, struct hib_target *t)
 
 	if (stat(path, &st) < 0)
 		return -errno;
+	/* not opened when not a file: a FIFO's open would wait for a writer for ever */
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
 	r = target_file_location(path, &dev, &oerr, &pages);
 	if (r == 0)
 		return is_root ? -EIO : -EACCES;

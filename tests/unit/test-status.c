@@ -405,6 +405,15 @@ static void on_alarm(int sig)
 	_exit(1);
 }
 
+static void on_alarm_fifo(int sig)
+{
+	static const char m[] = "not ok - collect: an image file that is a FIFO hangs --status\n";
+
+	(void)sig;
+	(void)!write(1, m, sizeof(m) - 1);
+	_exit(1);
+}
+
 /*
  * The area read by a child within a bound (as root, the real device): its
  * answer comes back whole; one that never answers (here a FIFO, whose open
@@ -794,6 +803,20 @@ static void test_collect(void)
 	status_collect(&env, &o, "torpor.conf", "/nonexistent/torpor-image", s);
 	tap_ok(s->area_err == -ENOENT && s->image_file != NULL,
 	       "collect: an image file that does not exist");
+	/* a FIFO named as the image file: said at once, never opened to wait for a writer */
+	snprintf(d, sizeof(d), "%s/image-fifo", dir);
+	if (mkfifo(d, 0600) == 0) {
+		signal(SIGALRM, on_alarm_fifo);
+		alarm(20);
+		status_collect(&env, &o, "torpor.conf", d, s);
+		alarm(0);
+		signal(SIGALRM, SIG_DFL);
+		tap_ok(s->area_err == -EINVAL && !s->ready,
+		       "collect: an image file that is a FIFO: not one, said at once (%d)",
+		       s->area_err);
+	} else {
+		tap_ok(0, "collect: mkfifo %s", d);
+	}
 	free(s);
 }
 
