@@ -501,9 +501,10 @@ static int status_run(const struct config *cli, const struct config *conf, struc
 		.busctl = "busctl", .logind_timeout_ms = 5000, .is_root = geteuid() == 0,
 		.now = time(NULL),
 	};
-	const char *from = cli->has_resume ? "--resume" : conf->has_resume ? "torpor.conf" :
-			   "resume= on the kernel command line";
 	const char *image_file = conf->has_image_file ? conf->image_file : NULL;
+	const char *from = image_file ? (cli->has_image_file ? "--image-file" : "torpor.conf") :
+			   cli->has_resume ? "--resume" : conf->has_resume ? "torpor.conf" :
+			   "resume= on the kernel command line";
 	struct status *s;
 	int ready;
 
