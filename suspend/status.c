@@ -183,6 +183,8 @@ void status_collect(const struct status_env *env, const struct hib_opts *o, cons
 	read_image(ret, &ret->image);
 	if (strcmp(o->initramfs, CONFIG_INITRAMFS_NONE))
 		status_initrd_scan(env->boot_dir, o->initramfs[0] ? o->initramfs : NULL, ret);
+	else
+		ret->initrd_unchecked = 1;
 	if (ret->area_err == 0 && ret->next == NEXTBOOT_UNNAMED)
 		ret->next_by_conf = named_by_conf(ret);
 	find_dropin(env->unit_root, ret->dropin, sizeof(ret->dropin));

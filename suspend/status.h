@@ -86,6 +86,7 @@ struct status {
 	struct status_initrd initrd[STATUS_INITRD_MAX];
 	size_t nr_initrd, initrd_more;
 	int boot_err;			/* reading the boot directory */
+	int initrd_unchecked;		/* 'initramfs = none' in torpor.conf: none read */
 	/* systemctl hibernate, logind */
 	char dropin[PATH_MAX];		/* the torpor-sleep drop-in found, "" for none */
 	char can_hibernate[32];		/* logind's answer, "" when none came */

@@ -554,6 +554,17 @@ static void test_states(void)
 	     "systemd-hibernate.service.d/torpor.conf)\n",
 	     "logind CanHibernate:      yes\n", "ready:                    yes\n", NULL);
 
+	/* 'initramfs = none' in torpor.conf: none read, and said so, not "none found" */
+	set_up(&s);
+	s.nr_initrd = 0;
+	s.initrd_unchecked = 1;
+	status_judge(&s);
+	tap_ok(!s.ready && strstr(s.problem, "initramfs = none") && !strstr(s.hint, "rebuild"),
+	       "status: initramfs = none: not known, said so (%s)", s.problem);
+	says(&s, "initramfs = none",
+	     "initramfs:                not checked ('initramfs = none' in torpor.conf)\n",
+	     "ready:                    no: the initramfs is not checked", NULL);
+
 	/* an image on the area: seen, its size, age and kernel */
 	set_up(&s);
 	s.image = image_seen;
