@@ -227,6 +227,8 @@ static void test_escaper(void)
 		{ "x\xe2\x82", "\"x\\ufffd\\ufffd\"", "a sequence cut by the end" },
 		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", "past U+10FFFF" },
 		{ "\x80\xbf", "\"\\ufffd\\ufffd\"", "lone continuation bytes" },
+		{ "\xc2\x9b" "2J\xc2\x9d" "0;x\xc2\xa0", "\"\\u009b2J\\u009d0;x\xc2\xa0\"",
+		  "C1 controls (U+009B CSI, U+009D OSC) escaped: a terminal would act on them" },
 	};
 	size_t i;
 	char *out;
