@@ -182,7 +182,8 @@ void status_collect(const struct status_env *env, const struct hib_opts *o, cons
 	ret->cmdline_err = r < 0 ? r : 0;
 	read_image(ret, &ret->image);
 	if (strcmp(o->initramfs, CONFIG_INITRAMFS_NONE))
-		status_initrd_scan(env->boot_dir, o->initramfs[0] ? o->initramfs : NULL, ret);
+		status_initrd_scan(env->boot_dir, o->initramfs[0] ? o->initramfs : NULL,
+				   env->decompress_path, env->initrd_budget_ms, ret);
 	else
 		ret->initrd_unchecked = 1;
 	if (ret->area_err == 0 && ret->next == NEXTBOOT_UNNAMED)

@@ -29,6 +29,8 @@ struct status_env {
 	const char *unit_root;		/* "": prefixed to systemd's unit directories */
 	const char *busctl;		/* "busctl", looked up in PATH */
 	int logind_timeout_ms;		/* the bound on logind's answer */
+	const char *decompress_path;	/* where the initramfs decompressors are: DECOMPRESS_PATH */
+	int initrd_budget_ms;		/* the bound on reading all the initramfs files */
 	int is_root;			/* as root, the area's header and /boot are read */
 	time_t now;			/* for the image's age */
 };
@@ -116,7 +118,10 @@ extern int (*status_image_open)(dev_t dev, int flags);
 #define STATUS_IMAGE_MS		10000
 
 /* statusinitrd.c */
-void status_initrd_scan(const char *boot_dir, const char *only, struct status *s);
+void status_initrd_scan(const char *boot_dir, const char *only, const char *tool_dirs,
+			int budget_ms, struct status *s);
+/* the bound on reading every initramfs file: each has INITRAMFS_TIMEOUT_MS, all of them this */
+#define STATUS_INITRD_BUDGET_MS	(2 * INITRAMFS_TIMEOUT_MS)
 
 /* logindask.c */
 int logind_can_hibernate(const char *busctl, int timeout_ms, char *buf, size_t len);

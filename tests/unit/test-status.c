@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "decompress.h"
 #include "hash.h"
 #include "image.h"
 #include "jsonstr.h"
@@ -746,9 +747,58 @@ static void test_logind(void)
 
 /* ---- the facts gathered from fake places ---- */
 
+static void on_alarm_slow(int sig)
+{
+	static const char m[] = "not ok - collect: stuck decompressors cost each its own bound\n";
+
+	(void)sig;
+	(void)!write(1, m, sizeof(m) - 1);
+	_exit(1);
+}
+
+/*
+ * Many kernels' initramfs, each a decompressor that never ends: one bound for
+ * them all, not INITRAMFS_TIMEOUT_MS (60 s) each, so that 16 of them cannot
+ * keep --status waiting 16 minutes
+ */
+static void test_initrd_budget(void)
+{
+	struct status *s = calloc(1, sizeof(*s));
+	char boot[128], tools[128], d[1024];
+	long long t0;
+	size_t i;
+	int late = 1;
+
+	snprintf(boot, sizeof(boot), "%s/slowboot", dir);
+	snprintf(tools, sizeof(tools), "%s/slowtools", dir);
+	snprintf(d, sizeof(d), "mkdir -p %s %s && printf '#!/bin/sh\\nexec sleep 30\\n' >%s/zstd && "
+		 "chmod 755 %s/zstd && for k in 1 2 3; do printf '\\050\\265\\057\\375junk' "
+		 ">%s/initrd.img-6.1.0-$k; done", boot, tools, tools, tools, boot);
+	if (!s || system(d) != 0) {
+		tap_ok(0, "collect: the slow /boot made");
+		free(s);
+		return;
+	}
+	signal(SIGALRM, on_alarm_slow);
+	alarm(30);
+	t0 = (long long)time(NULL);
+	status_initrd_scan(boot, NULL, tools, 600, s);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	for (i = 1; i < s->nr_initrd; i++)
+		late &= s->initrd[i].err == -ETIMEDOUT;
+	tap_ok(s->nr_initrd == 3 && s->initrd[0].err == -ETIMEDOUT && late &&
+	       (long long)time(NULL) - t0 < 10,
+	       "collect: 3 stuck decompressors cost one bound for them all (%lld s, err %d)",
+	       (long long)time(NULL) - t0, s->nr_initrd ? s->initrd[0].err : 0);
+	free(s);
+}
+
 static void test_collect(void)
 {
-	struct status_env env = { .logind_timeout_ms = 5000, .is_root = 1, .now = NOW };
+	struct status_env env = { .logind_timeout_ms = 5000, .is_root = 1, .now = NOW,
+				  .decompress_path = DECOMPRESS_PATH,
+				  .initrd_budget_ms = STATUS_INITRD_BUDGET_MS };
 	char cmdline[128], boot[128], units[128], busctl[128], d[640];
 	struct hib_opts o;
 	struct status *s = calloc(1, sizeof(*s));
@@ -848,6 +898,7 @@ int main(void)
 	test_problems();
 	test_logind();
 	test_collect();
+	test_initrd_budget();
 	{
 		char cmd[128];
 
