@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * jsonstr.c - a string as JSON text (RFC 8259): quoted, '"' and '\' escaped,
- * control characters as \u00XX, and bytes that are not UTF-8 (paths, a
- * kernel command line, an image's kernel name: untrusted) as U+FFFD, so the
- * output always parses; and the UTF-8 test statussay.c's terminal lines use
+ * control characters (C0, DEL and C1) as \u00XX, and bytes that are not
+ * UTF-8 (paths, a kernel command line, an image's kernel name: untrusted) as
+ * U+FFFD, so the output always parses; and the UTF-8 test statussay.c's
+ * terminal lines use
  */
 #include <stdio.h>
 #include <string.h>
@@ -67,6 +68,9 @@ void json_string(FILE *f, const char *s)
 			fprintf(f, "\\%c", *p);
 		} else if (*p < 0x20 || *p == 0x7f) {
 			fprintf(f, "\\u%04x", *p);
+		} else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
+			/* a C1 control (CSI, OSC): valid JSON raw, but it acts on a terminal */
+			fprintf(f, "\\u%04x", p[1]);
 		} else if (n == 0) {
 			fputs("\\ufffd", f);
 			n = 1;

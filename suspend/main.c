@@ -59,6 +59,7 @@
 #include "decimal.h"
 #include "devname.h"
 #include "hibernate.h"
+#include "decompress.h"
 #include "imagefile.h"
 #include "msg.h"
 #include "printcmd.h"
@@ -498,12 +499,14 @@ static int status_run(const struct config *cli, const struct config *conf, struc
 {
 	struct status_env env = {
 		.cmdline = "/proc/cmdline", .boot_dir = "/boot", .unit_root = "",
-		.busctl = "busctl", .logind_timeout_ms = 5000, .is_root = geteuid() == 0,
+		.busctl = "busctl", .logind_timeout_ms = 5000, .decompress_path = DECOMPRESS_PATH,
+		.initrd_budget_ms = STATUS_INITRD_BUDGET_MS, .is_root = geteuid() == 0,
 		.now = time(NULL),
 	};
-	const char *from = cli->has_resume ? "--resume" : conf->has_resume ? "torpor.conf" :
-			   "resume= on the kernel command line";
 	const char *image_file = conf->has_image_file ? conf->image_file : NULL;
+	const char *from = image_file ? (cli->has_image_file ? "--image-file" : "torpor.conf") :
+			   cli->has_resume ? "--resume" : conf->has_resume ? "torpor.conf" :
+			   "resume= on the kernel command line";
 	struct status *s;
 	int ready;
 

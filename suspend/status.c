@@ -41,6 +41,9 @@ static int find_file_area(const char *path, int is_root, struct hib_target *t)
 
 	if (stat(path, &st) < 0)
 		return -errno;
+	/* not opened when not a file: a FIFO's open would wait for a writer for ever */
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
 	r = target_file_location(path, &dev, &oerr, &pages);
 	if (r == 0)
 		return is_root ? -EIO : -EACCES;
@@ -73,29 +76,16 @@ static int find_area(const struct hib_opts *o, struct hib_target *t)
 	return 0;
 }
 
-/* The header page of the area, read (root only) */
+/* The header page of the area, read (root only) within a bound: a dead disk costs it */
 static void read_image(const struct status *s, struct status_image_seen *ret)
 {
-	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
-	unsigned long long bytes = 0;
-	int fd, r;
-
 	memset(ret, 0, sizeof(*ret));
 	ret->state = STATUS_IMAGE_UNREAD;
 	ret->err = s->area_err ? s->area_err : -EACCES;
 	if (s->area_err || !s->is_root)
 		return;
-	fd = devname_open(s->area.dev, O_RDONLY);
-	if (fd < 0) {
-		ret->err = fd;
-		return;
-	}
-	r = devname_size(fd, &bytes);
-	if (r < 0 || s->area.offset_pages > bytes / ps)
-		ret->err = r < 0 ? r : -ENOSPC;
-	else
-		status_image_read(fd, bytes, s->area.offset_pages * ps, ps, ret);
-	close(fd);
+	status_image_read_dev(s->area.dev, s->area.offset_pages, (uint32_t)sysconf(_SC_PAGESIZE),
+			      STATUS_IMAGE_MS, ret);
 }
 
 /*
@@ -192,7 +182,10 @@ void status_collect(const struct status_env *env, const struct hib_opts *o, cons
 	ret->cmdline_err = r < 0 ? r : 0;
 	read_image(ret, &ret->image);
 	if (strcmp(o->initramfs, CONFIG_INITRAMFS_NONE))
-		status_initrd_scan(env->boot_dir, o->initramfs[0] ? o->initramfs : NULL, ret);
+		status_initrd_scan(env->boot_dir, o->initramfs[0] ? o->initramfs : NULL,
+				   env->decompress_path, env->initrd_budget_ms, ret);
+	else
+		ret->initrd_unchecked = 1;
 	if (ret->area_err == 0 && ret->next == NEXTBOOT_UNNAMED)
 		ret->next_by_conf = named_by_conf(ret);
 	find_dropin(env->unit_root, ret->dropin, sizeof(ret->dropin));

@@ -29,6 +29,8 @@ struct status_env {
 	const char *unit_root;		/* "": prefixed to systemd's unit directories */
 	const char *busctl;		/* "busctl", looked up in PATH */
 	int logind_timeout_ms;		/* the bound on logind's answer */
+	const char *decompress_path;	/* where the initramfs decompressors are: DECOMPRESS_PATH */
+	int initrd_budget_ms;		/* the bound on reading all the initramfs files */
 	int is_root;			/* as root, the area's header and /boot are read */
 	time_t now;			/* for the image's age */
 };
@@ -86,6 +88,7 @@ struct status {
 	struct status_initrd initrd[STATUS_INITRD_MAX];
 	size_t nr_initrd, initrd_more;
 	int boot_err;			/* reading the boot directory */
+	int initrd_unchecked;		/* 'initramfs = none' in torpor.conf: none read */
 	/* systemctl hibernate, logind */
 	char dropin[PATH_MAX];		/* the torpor-sleep drop-in found, "" for none */
 	char can_hibernate[32];		/* logind's answer, "" when none came */
@@ -107,9 +110,18 @@ const char *status_initrd_words(const struct status_initrd *d);
 /* statusimage.c */
 void status_image_read(int fd, uint64_t dev_bytes, uint64_t header_offset, uint32_t page_size,
 		       struct status_image_seen *ret);
+void status_image_read_dev(dev_t dev, uint64_t offset_pages, uint32_t page_size, unsigned int ms,
+			   struct status_image_seen *ret);
+/* how the reader opens the area: devname_open(); tests open a file */
+extern int (*status_image_open)(dev_t dev, int flags);
+/* the bound on reading the area's header and map */
+#define STATUS_IMAGE_MS		10000
 
 /* statusinitrd.c */
-void status_initrd_scan(const char *boot_dir, const char *only, struct status *s);
+void status_initrd_scan(const char *boot_dir, const char *only, const char *tool_dirs,
+			int budget_ms, struct status *s);
+/* the bound on reading every initramfs file: each has INITRAMFS_TIMEOUT_MS, all of them this */
+#define STATUS_INITRD_BUDGET_MS	(2 * INITRAMFS_TIMEOUT_MS)
 
 /* logindask.c */
 int logind_can_hibernate(const char *busctl, int timeout_ms, char *buf, size_t len);

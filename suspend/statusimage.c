@@ -11,10 +11,14 @@
  * it.  Nothing here writes or prints.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blkio.h"
+#include "deadline.h"
+#include "devopen.h"
 #include "hash.h"
 #include "image.h"
 #include "status.h"
@@ -113,4 +117,69 @@ void status_image_read(int fd, uint64_t dev_bytes, uint64_t header_offset, uint3
 		image_free(&img);
 	}
 	free(page);
+}
+
+/* What the reader process is asked: the area's device and header page */
+struct area_question {
+	dev_t dev;
+	uint64_t offset_pages;
+	uint32_t page_size;
+};
+
+int (*status_image_open)(dev_t dev, int flags) = devname_open;
+
+/* deadline_worker fn: the area opened, its header page and map read, in the child */
+static void read_in_child(const void *question, void *answer)
+{
+	const struct area_question *q = question;
+	struct status_image_seen *ret = answer;
+	unsigned long long bytes = 0;
+	int fd, r;
+
+	ret->state = STATUS_IMAGE_UNREAD;
+	fd = status_image_open(q->dev, O_RDONLY);
+	if (fd < 0) {
+		ret->err = fd;
+		return;
+	}
+	r = devname_size(fd, &bytes);
+	if (r < 0 || q->offset_pages > bytes / q->page_size)
+		ret->err = r < 0 ? r : -ENOSPC;
+	else
+		status_image_read(fd, bytes, q->offset_pages * q->page_size, q->page_size, ret);
+	close(fd);
+}
+
+/**
+ * status_image_read_dev() - status_image_read() of the area on @dev, within @ms
+ * @dev: the resume device (a swap partition, or an image file's filesystem)
+ * @offset_pages: the header page's page on it
+ * @page_size: this kernel's page size
+ * @ms: the bound: the device is opened and read in a child process, killed when
+ *      it has not answered in time (a dead disk, a multipath map queueing I/O)
+ * @ret: filled in, always; UNREAD with -ETIMEDOUT when it did not answer
+ */
+void status_image_read_dev(dev_t dev, uint64_t offset_pages, uint32_t page_size, unsigned int ms,
+			   struct status_image_seen *ret)
+{
+	struct area_question q;
+	struct deadline_worker w;
+	pid_t left = 0;
+	int r;
+
+	memset(&q, 0, sizeof(q));
+	q.dev = dev;
+	q.offset_pages = offset_pages;
+	q.page_size = page_size;
+	memset(&w, 0, sizeof(w));
+	w.fn = read_in_child;
+	w.qlen = sizeof(q);
+	w.alen = sizeof(*ret);
+	r = deadline_ask(&w, &q, ret, ms, &left);
+	if (r < 0) {
+		memset(ret, 0, sizeof(*ret));
+		ret->state = STATUS_IMAGE_UNREAD;
+		ret->err = r;
+	}
+	deadline_stop(&w);
 }

@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 
 #include "decompress.h"
+#include "monoclock.h"
 #include "status.h"
 
 #ifndef LIBEXECDIR
@@ -39,11 +40,18 @@ static int release_of(const char *name, char *buf, size_t size)
 	return -EINVAL;
 }
 
-/* Judge @path into the next entry of @s */
-static void judge(struct status *s, const char *path, const char *release)
+/* Where the decompressors are, and the time left for them all */
+struct budget {
+	const char *tools;
+	long long deadline_ms;
+};
+
+/* Judge @path into the next entry of @s, within what is left of @b */
+static void judge(struct status *s, const char *path, const char *release, const struct budget *b)
 {
 	struct status_initrd *d;
 	struct initramfs_report rep;
+	long long left = b->deadline_ms - mono_ms();
 
 	if (s->nr_initrd == STATUS_INITRD_MAX) {
 		s->initrd_more++;
@@ -53,8 +61,12 @@ static void judge(struct status *s, const char *path, const char *release)
 	memset(d, 0, sizeof(*d));
 	snprintf(d->path, sizeof(d->path), "%s", path);
 	snprintf(d->release, sizeof(d->release), "%s", release);
-	d->err = initramfs_inspect(path, LIBEXECDIR "/torpor-resume", DECOMPRESS_PATH,
-				   INITRAMFS_TIMEOUT_MS, &rep);
+	if (left <= 0) {
+		d->err = -ETIMEDOUT;	/* the others took all the time: not read */
+		return;
+	}
+	d->err = initramfs_inspect(path, LIBEXECDIR "/torpor-resume", b->tools,
+				   left < INITRAMFS_TIMEOUT_MS ? (int)left : INITRAMFS_TIMEOUT_MS, &rep);
 	if (d->err < 0)
 		return;
 	d->verdict = rep.verdict;
@@ -73,7 +85,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* The running kernel's initramfs, as --check finds it (a UKI, a boot entry) */
-static void judge_running(const char *boot_dir, struct status *s)
+static void judge_running(const char *boot_dir, struct status *s, const struct budget *b)
 {
 	char path[PATH_MAX], tried[2048], *cmdline = NULL;
 	struct utsname u;
@@ -93,25 +105,30 @@ static void judge_running(const char *boot_dir, struct status *s)
 	r = initramfs_find("", u.release, cmdline, path, sizeof(path), tried, sizeof(tried));
 	free(cmdline);
 	if (r == 0)
-		judge(s, path, u.release);
+		judge(s, path, u.release, b);
 }
 
 /**
  * status_initrd_scan() - judge each installed kernel's initramfs into @s
  * @boot_dir: where they are ("/boot")
  * @only: the initramfs torpor.conf or --initramfs= names, NULL for all of them
+ * @tool_dirs: where the decompressors are (DECOMPRESS_PATH)
+ * @budget_ms: the bound on them all (each also has INITRAMFS_TIMEOUT_MS): those
+ *             left when it is spent are -ETIMEDOUT, not read
  * @s: ->initrd, ->nr_initrd, ->initrd_more and ->boot_err filled in
  */
-void status_initrd_scan(const char *boot_dir, const char *only, struct status *s)
+void status_initrd_scan(const char *boot_dir, const char *only, const char *tool_dirs,
+			int budget_ms, struct status *s)
 {
 	char rel[TORPOR_UTS_LEN], path[PATH_MAX], **names = NULL, **grown;
+	struct budget b = { .tools = tool_dirs, .deadline_ms = mono_ms() + budget_ms };
 	size_t n = 0, i;
 	struct dirent *e;
 	DIR *d;
 
 	s->nr_initrd = s->initrd_more = 0;
 	if (only) {
-		judge(s, only, "");
+		judge(s, only, "", &b);
 		return;
 	}
 	d = opendir(boot_dir);
@@ -136,10 +153,10 @@ void status_initrd_scan(const char *boot_dir, const char *only, struct status *s
 	for (i = 0; i < n; i++) {
 		(void)release_of(names[i], rel, sizeof(rel));
 		snprintf(path, sizeof(path), "%s/%s", boot_dir, names[i]);
-		judge(s, path, rel);
+		judge(s, path, rel, &b);
 		free(names[i]);
 	}
 	free(names);
 	if (n == 0)
-		judge_running(boot_dir, s);
+		judge_running(boot_dir, s, &b);
 }

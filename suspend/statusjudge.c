@@ -128,6 +128,11 @@ static int judge_initrd(struct status *s)
 	const struct status_initrd *d;
 	size_t i;
 
+	if (s->initrd_unchecked)
+		return problem(s, "have it checked: remove 'initramfs = none' from torpor.conf, or "
+			       "run 'sudo torpor-suspend --check --initramfs=PATH' with its path",
+			       "the initramfs is not checked ('initramfs = none' in torpor.conf): "
+			       "whether the next boot runs torpor-resume is not known");
 	if (s->boot_err && !(s->boot_err == -EACCES && !s->is_root))
 		return problem(s, "mount /boot", "cannot read the boot directory: %s",
 			       msg_errname(s->boot_err));

@@ -171,7 +171,9 @@ static void print_initrd(FILE *f, const struct status *s)
 	size_t i;
 
 	fprintf(f, LABEL, "initramfs:");
-	if (s->nr_initrd == 0)
+	if (s->initrd_unchecked)
+		fprintf(f, "not checked ('initramfs = none' in torpor.conf)\n");
+	else if (s->nr_initrd == 0)
 		fprintf(f, "%s\n", s->boot_err ? msg_errname(s->boot_err) : "none found");
 	for (i = 0; i < s->nr_initrd; i++) {
 		d = &s->initrd[i];

@@ -84,6 +84,14 @@ else
 	not_ok "$what: $(wc -l <"$t/err") lines on stderr"
 	sed 's/^/# /' "$t/err"
 fi
+# an image file is named by --image-file (or torpor.conf), never by resume=
+out=$("$@" --config="$t/empty.conf" --status --image-file=/nonexistent/torpor-image 2>&1)
+if printf '%s\n' "$out" | grep -q "^next hibernation writes:  /nonexistent/torpor-image (--image-file): "; then
+	ok "$what: an image file named by --image-file says so"
+else
+	not_ok "$what: an image file named by --image-file says so"
+	printf '%s\n' "$out" | sed 's/^/# /'
+fi
 json=$("$@" --config="$t/empty.conf" --status --json 2>/dev/null)
 if [ "$(printf '%s\n' "$json" | wc -l)" -eq 1 ] &&
 	printf '%s\n' "$json" | grep -q '^{"ready":false,.*"root":false,.*}$'; then

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -686,6 +687,43 @@ static void test_appended(const char *tool, const char *cmd)
 	       "initramfs: a later archive after a %s stream replaces torpor-resume", tool);
 }
 
+/* (alarm: the old code waited in open() for a writer; the test fails instead of hanging) */
+static void on_alarm(int sig)
+{
+	static const char m[] = "not ok - initramfs: a FIFO was opened waiting for a writer\n";
+
+	(void)sig;
+	(void)!write(1, m, sizeof(m) - 1);
+	_exit(1);
+}
+
+/*
+ * A FIFO where the initramfs is looked for (--initramfs=, torpor.conf, a name in
+ * /boot that --status reads) is no regular file, said at once: never opened
+ * blocking, which would wait for a writer for ever
+ */
+static void test_fifo(void)
+{
+	struct initramfs_report rep;
+	char path[128];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/fifo.img", dir);
+	if (mkfifo(path, 0600) < 0) {
+		skip("initramfs: a FIFO", "mkfifo");
+		return;
+	}
+	signal(SIGALRM, on_alarm);
+	alarm(10);
+	r = initramfs_inspect(path, bin, DECOMPRESS_PATH, 300, &rep);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	tap_ok(r == -EINVAL && strstr(rep.detail, "not a regular file"),
+	       "initramfs: a FIFO is not a regular file, said without waiting: %d %s", r,
+	       rep.detail);
+	unlink(path);
+}
+
 static void test_failures(void)
 {
 	struct initramfs_report rep;
@@ -738,6 +776,7 @@ static void test_failures(void)
 	sh(": >%s/empty.img", dir);
 	tap_ok(inspect("empty.img", &rep) == -EBADMSG, "initramfs: an empty file: %s", rep.detail);
 	tap_ok(inspect("missing.img", &rep) == -ENOENT, "initramfs: a missing file: -ENOENT");
+	test_fifo();
 }
 
 /* The decompressor runs with an environment of its own, not the caller's */

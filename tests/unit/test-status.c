@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "decompress.h"
 #include "hash.h"
 #include "image.h"
 #include "jsonstr.h"
@@ -226,6 +228,8 @@ static void test_escaper(void)
 		{ "x\xe2\x82", "\"x\\ufffd\\ufffd\"", "a sequence cut by the end" },
 		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", "past U+10FFFF" },
 		{ "\x80\xbf", "\"\\ufffd\\ufffd\"", "lone continuation bytes" },
+		{ "\xc2\x9b" "2J\xc2\x9d" "0;x\xc2\xa0", "\"\\u009b2J\\u009d0;x\xc2\xa0\"",
+		  "C1 controls (U+009B CSI, U+009D OSC) escaped: a terminal would act on them" },
 	};
 	size_t i;
 	char *out;
@@ -382,6 +386,78 @@ static void test_image(void)
 	close(fd);
 }
 
+/* status_image_open for the tests: the file @hook_path, whatever the device */
+static char hook_path[160];
+
+static int open_hook_path(dev_t dev, int flags)
+{
+	int fd;
+
+	(void)dev;
+	fd = open(hook_path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* (alarm: before the bound, a reader that never answered hung --status for ever) */
+static void on_alarm(int sig)
+{
+	static const char m[] = "not ok - image: a device that never answers hangs the reader\n";
+
+	(void)sig;
+	(void)!write(1, m, sizeof(m) - 1);
+	_exit(1);
+}
+
+static void on_alarm_fifo(int sig)
+{
+	static const char m[] = "not ok - collect: an image file that is a FIFO hangs --status\n";
+
+	(void)sig;
+	(void)!write(1, m, sizeof(m) - 1);
+	_exit(1);
+}
+
+/*
+ * The area read by a child within a bound (as root, the real device): its
+ * answer comes back whole; one that never answers (here a FIFO, whose open
+ * waits for a writer, as a read of a dead disk waits) costs the bound only
+ */
+static void test_image_bounded(void)
+{
+	struct status_image_seen s;
+	int (*was)(dev_t, int) = status_image_open;
+	uint64_t mb = 0;
+	long long t0;
+
+	status_image_open = open_hook_path;
+	snprintf(hook_path, sizeof(hook_path), "%s/area-dev", dir);
+	tap_ok(make_area(hook_path, 1, &mb) == 0, "image: a torpor image written for the reader");
+	status_image_read_dev(0, 0, PS, 5000, &s);
+	tap_ok(s.state == STATUS_IMAGE_TORPOR && s.bytes == 3 * 4000 + mb &&
+	       !strcmp(s.release, "6.1.0-57-amd64"),
+	       "image: read by the reader process, its answer whole (state %d, err %d)", s.state,
+	       s.err);
+	status_image_read_dev(0, 64, PS, 5000, &s);
+	tap_ok(s.state == STATUS_IMAGE_UNREAD && s.err == -ENOSPC,
+	       "image: the reader's error comes back (err %d)", s.err);
+
+	snprintf(hook_path, sizeof(hook_path), "%s/stuck", dir);
+	if (mkfifo(hook_path, 0600) < 0) {
+		tap_ok(0, "image: mkfifo %s", hook_path);
+		status_image_open = was;
+		return;
+	}
+	signal(SIGALRM, on_alarm);
+	alarm(20);
+	t0 = (long long)time(NULL);
+	status_image_read_dev(0, 0, PS, 300, &s);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	tap_ok(s.state == STATUS_IMAGE_UNREAD && s.err == -ETIMEDOUT && time(NULL) - t0 < 5,
+	       "image: a device that never answers costs the bound, then unknown (err %d)", s.err);
+	status_image_open = was;
+}
+
 /* ---- the verdict and the lines ---- */
 
 /* A machine set up: a swap partition the next boot reads, no image, one ok initramfs */
@@ -480,6 +556,17 @@ static void test_states(void)
 	     "systemctl hibernate:      torpor (torpor-sleep drop-in /usr/lib/systemd/system/"
 	     "systemd-hibernate.service.d/torpor.conf)\n",
 	     "logind CanHibernate:      yes\n", "ready:                    yes\n", NULL);
+
+	/* 'initramfs = none' in torpor.conf: none read, and said so, not "none found" */
+	set_up(&s);
+	s.nr_initrd = 0;
+	s.initrd_unchecked = 1;
+	status_judge(&s);
+	tap_ok(!s.ready && strstr(s.problem, "initramfs = none") && !strstr(s.hint, "rebuild"),
+	       "status: initramfs = none: not known, said so (%s)", s.problem);
+	says(&s, "initramfs = none",
+	     "initramfs:                not checked ('initramfs = none' in torpor.conf)\n",
+	     "ready:                    no: the initramfs is not checked", NULL);
 
 	/* an image on the area: seen, its size, age and kernel */
 	set_up(&s);
@@ -660,9 +747,58 @@ static void test_logind(void)
 
 /* ---- the facts gathered from fake places ---- */
 
+static void on_alarm_slow(int sig)
+{
+	static const char m[] = "not ok - collect: stuck decompressors cost each its own bound\n";
+
+	(void)sig;
+	(void)!write(1, m, sizeof(m) - 1);
+	_exit(1);
+}
+
+/*
+ * Many kernels' initramfs, each a decompressor that never ends: one bound for
+ * them all, not INITRAMFS_TIMEOUT_MS (60 s) each, so that 16 of them cannot
+ * keep --status waiting 16 minutes
+ */
+static void test_initrd_budget(void)
+{
+	struct status *s = calloc(1, sizeof(*s));
+	char boot[128], tools[128], d[1024];
+	long long t0;
+	size_t i;
+	int late = 1;
+
+	snprintf(boot, sizeof(boot), "%s/slowboot", dir);
+	snprintf(tools, sizeof(tools), "%s/slowtools", dir);
+	snprintf(d, sizeof(d), "mkdir -p %s %s && printf '#!/bin/sh\\nexec sleep 30\\n' >%s/zstd && "
+		 "chmod 755 %s/zstd && for k in 1 2 3; do printf '\\050\\265\\057\\375junk' "
+		 ">%s/initrd.img-6.1.0-$k; done", boot, tools, tools, tools, boot);
+	if (!s || system(d) != 0) {
+		tap_ok(0, "collect: the slow /boot made");
+		free(s);
+		return;
+	}
+	signal(SIGALRM, on_alarm_slow);
+	alarm(30);
+	t0 = (long long)time(NULL);
+	status_initrd_scan(boot, NULL, tools, 600, s);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	for (i = 1; i < s->nr_initrd; i++)
+		late &= s->initrd[i].err == -ETIMEDOUT;
+	tap_ok(s->nr_initrd == 3 && s->initrd[0].err == -ETIMEDOUT && late &&
+	       (long long)time(NULL) - t0 < 10,
+	       "collect: 3 stuck decompressors cost one bound for them all (%lld s, err %d)",
+	       (long long)time(NULL) - t0, s->nr_initrd ? s->initrd[0].err : 0);
+	free(s);
+}
+
 static void test_collect(void)
 {
-	struct status_env env = { .logind_timeout_ms = 5000, .is_root = 1, .now = NOW };
+	struct status_env env = { .logind_timeout_ms = 5000, .is_root = 1, .now = NOW,
+				  .decompress_path = DECOMPRESS_PATH,
+				  .initrd_budget_ms = STATUS_INITRD_BUDGET_MS };
 	char cmdline[128], boot[128], units[128], busctl[128], d[640];
 	struct hib_opts o;
 	struct status *s = calloc(1, sizeof(*s));
@@ -730,6 +866,20 @@ static void test_collect(void)
 	status_collect(&env, &o, "torpor.conf", "/nonexistent/torpor-image", s);
 	tap_ok(s->area_err == -ENOENT && s->image_file != NULL,
 	       "collect: an image file that does not exist");
+	/* a FIFO named as the image file: said at once, never opened to wait for a writer */
+	snprintf(d, sizeof(d), "%s/image-fifo", dir);
+	if (mkfifo(d, 0600) == 0) {
+		signal(SIGALRM, on_alarm_fifo);
+		alarm(20);
+		status_collect(&env, &o, "torpor.conf", d, s);
+		alarm(0);
+		signal(SIGALRM, SIG_DFL);
+		tap_ok(s->area_err == -EINVAL && !s->ready,
+		       "collect: an image file that is a FIFO: not one, said at once (%d)",
+		       s->area_err);
+	} else {
+		tap_ok(0, "collect: mkfifo %s", d);
+	}
 	free(s);
 }
 
@@ -743,10 +893,12 @@ int main(void)
 	test_checker();
 	test_escaper();
 	test_image();
+	test_image_bounded();
 	test_states();
 	test_problems();
 	test_logind();
 	test_collect();
+	test_initrd_budget();
 	{
 		char cmd[128];
 
