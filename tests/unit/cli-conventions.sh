@@ -196,12 +196,13 @@ usage_error torpor-suspend "--check and --status cannot be given together: each 
 
 # the torpor command in PATH (suspend/torpor, SBINDIR filled in at install): GNU
 # conventions too, and 'torpor status' is torpor-suspend --status
-# (a copy in $t: the checkout may be in a directory the ordinary user cannot read,
+# (copies in $t, the script and torpor-suspend: the checkout may be in a directory the ordinary user cannot read,
 # such as one made by mktemp -d)
 cp "$top/suspend/torpor" "$t/torpor" && chmod 644 "$t/torpor"
+cp "$suspend_bin" "$t/torpor-suspend" && chmod 755 "$t/torpor-suspend"
 run_front() {
 	# shellcheck disable=SC2086 # $as_user is a command and its options
-	TORPOR_SUSPEND=$suspend_bin $as_user sh "$t/torpor" "$@" >"$t/out" 2>"$t/err"
+	TORPOR_SUSPEND=$t/torpor-suspend $as_user sh "$t/torpor" "$@" >"$t/out" 2>"$t/err"
 	rc=$?
 }
 run_front --help
