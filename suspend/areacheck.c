@@ -160,7 +160,7 @@ int hibernate_take_conf_area(struct hib_opts *o, int fallback)
 	} else if (res == CONFAREA_NORESUME || res == CONFAREA_CMDLINE) {
 		r = 1;
 	} else if (fallback) {
-		msg_debug("the initramfs names no resume area (%d): taking the only swap area", res);
+		msg_debug("the initramfs names no resume area: taking the only swap area");
 		r = 1;
 	} else if (res == CONFAREA_NO_DEVICE && a->err == -ENOTUNIQ) {
 		hibernate_say_ambiguous(a->spec);
