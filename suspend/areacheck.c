@@ -155,8 +155,10 @@ int hibernate_take_conf_area(struct hib_opts *o, int fallback)
 	conf_origin(a, from, sizeof(from));
 	if (res == CONFAREA_FOUND) {
 		snprintf(o->resume, sizeof(o->resume), "%s", a->spec);
-		(o->check_only || fallback ? msg_info : msg_debug)(
-			"resume area from the initramfs's RESUME=%s (%s)", a->spec, from);
+		if (o->check_only || fallback)
+			msg_info("resume area from the initramfs's RESUME=%s (%s)", a->spec, from);
+		else
+			msg_debug("resume area from the initramfs's RESUME=%s (%s)", a->spec, from);
 	} else if (res == CONFAREA_NORESUME || res == CONFAREA_CMDLINE) {
 		r = 1;
 	} else if (fallback) {
