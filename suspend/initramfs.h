@@ -79,6 +79,7 @@ struct initramfs_report {
 	   conf/conf.d/ (the last one sourced wins); "" when none sets it */
 	char resume_conf[256];
 	int resume_conf_unsure;		/* a RESUME= not read here ($, quotes inside, ...) */
+	char resume_conf_file[64];	/* the file of the last RESUME= (conf/conf.d/resume) */
 	char detail[200];		/* why the file could not be read, in words */
 };
 

@@ -16,7 +16,8 @@
  *     file, SYSCONFDIR/torpor.conf or --config=, where any wrong line is an
  *     error, exit 1), the resume device and offset (arguments, else the file,
  *     else resume= / resume_offset= from /proc/cmdline, where a malformed one is
- *     an error, exit 1), the active swap area there,
+ *     an error, exit 1, else, without noresume, initramfs-tools' RESUME= in the
+ *     initramfs the next boot runs: areacheck.c), the active swap area there,
  *     the swap header page, the initramfs the next boot runs (it must hold a
  *     torpor-resume of this image format and its hook: initramfs.h), this
  *     kernel's identity; allocate every buffer;
@@ -81,7 +82,8 @@ static void usage(FILE *f)
 		"                       options override it\n"
 		"  --resume=DEV         resume device (/dev/NAME, UUID=, LABEL=, PARTUUID=,\n"
 		"                       PARTLABEL=, MAJ:MIN); default: resume in the file, else\n"
-		"                       resume= on the kernel command line\n"
+		"                       resume= on the kernel command line, else RESUME= in\n"
+		"                       the initramfs (initramfs-tools)\n"
 		"  --resume-offset=N    page offset of a swap file's header; default:\n"
 		"                       resume_offset in the file, else on the command line\n"
 		"  --poweroff=MODE      after saving: shutdown (power off, the default), reboot,\n"
@@ -576,6 +578,9 @@ int main(int argc, char **argv)
 		msg_warn("discard_after_resume applies only to an image file (image_file or "
 			 "--image-file): ignored");
 	if ((!o.resume[0] || !o.has_offset) && from_cmdline(&o))
+		return 1;
+	/* nothing names the area: the next boot's initramfs may (initramfs-tools' RESUME=) */
+	if (!o.resume[0] && hibernate_take_conf_area(&o, g.print_cmdline) < 0)
 		return 1;
 	if (g.print_cmdline)
 		return printcmd_run(&o) == 0 ? 0 : 1;
