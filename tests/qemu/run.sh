@@ -110,7 +110,10 @@ mv "$jobs.alone" "$jobs"
 njobs=$(wc -l <"$jobs")
 
 # what several scenarios share is made before any starts: the staged install's
-# generated files, and for the systemd scenarios the Debian root and the .deb
+# generated files; the systemd scenarios' Debian roots and the .deb are made
+# beside the first scenarios (a 7x scenario that starts earlier waits for them:
+# debian_tree and debian_deb hold a lock while they build)
+prep_pid=
 if [ "$njobs" -gt 0 ]; then
 	T=$OUT/.prep
 	rm -rf "$T"
@@ -119,13 +122,18 @@ if [ "$njobs" -gt 0 ]; then
 		B="$BUILD" DESTDIR="$T/stage" install install-initramfs-tools install-dracut \
 		install-mkinitcpio install-systemd >"$T/stage.log" 2>&1 || true
 	if grep -q '/7[0-9]-[^/]*\.sh$' "$jobs"; then
-		. "$QDIR/lib-debian.sh"
-		# shellcheck disable=SC2046 # one script a word
-		for suite in $(debian_suites $(cut -d' ' -f2 "$jobs")); do
-			debian_use "$suite"
-			debian_tree >>"$T/debian.log" 2>&1 || true
-		done
-		debian_deb >>"$T/debian.log" 2>&1 || true
+		(
+			# below the guests: their waits are bounded, mmdebstrap's are not timed
+			renice -n 10 -p "$(sh -c 'echo $PPID')" >/dev/null 2>&1 || true
+			. "$QDIR/lib-debian.sh"
+			# shellcheck disable=SC2046 # one script a word
+			for suite in $(debian_suites $(cut -d' ' -f2 "$jobs")); do
+				debian_use "$suite"
+				debian_tree >>"$T/debian.log" 2>&1 || true
+			done
+			debian_deb >>"$T/debian.log" 2>&1 || true
+		) &
+		prep_pid=$!
 	fi
 fi
 
@@ -193,7 +201,7 @@ stop_workers() {
 		kill -CONT "$_p" 2>/dev/null
 	done
 }
-trap 'stop_workers; echo "run.sh: interrupted" >&2; exit 130' INT TERM
+trap '[ -z "$prep_pid" ] || kill_tree "$prep_pid"; stop_workers; echo "run.sh: interrupted" >&2; exit 130' INT TERM
 
 # workers_alive: does any worker still run?
 workers_alive() {
