@@ -164,9 +164,10 @@ VERSION_OBJS := $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o $(B)/klibc/re
 	$(B)/tests/test-doubts $(B)/tests-asan/test-doubts
 $(VERSION_OBJS): CPPFLAGS += -DTORPOR_VERSION='"$(VERSION)"' -DTORPOR_BUILD='"$(TORPOR_BUILD)"'
 $(VERSION_OBJS): $(B)/version-vars
-# and where torpor-resume sits in the initramfs, which bootready.c checks and
-# areacheck.c reads RESUME= beside
-BOOTREADY_OBJS := $(foreach f,bootready areacheck,$(B)/glibc/suspend/$(f).o $(B)/test/suspend/$(f).o \
+# and where torpor-resume sits in the initramfs, which bootready.c checks,
+# areacheck.c reads RESUME= beside and statusinitrd.c looks for (a file that
+# uses LIBEXECDIR without being listed here does not compile)
+BOOTREADY_OBJS := $(foreach f,bootready areacheck statusinitrd,$(B)/glibc/suspend/$(f).o $(B)/test/suspend/$(f).o \
 	$(B)/asan/suspend/$(f).o)
 $(BOOTREADY_OBJS): CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
 $(BOOTREADY_OBJS): $(B)/install-vars

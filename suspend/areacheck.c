@@ -59,8 +59,9 @@ int hibernate_check_answers(dev_t dev, const char *what)
 	return -EREMOTEIO;
 }
 
+/* where torpor-resume sits in the initramfs: the install's, from the Makefile */
 #ifndef LIBEXECDIR
-#define LIBEXECDIR "/usr/local/lib/torpor"
+#error "LIBEXECDIR is not defined: add this file to BOOTREADY_OBJS in the Makefile"
 #endif
 #define NO_RESUME_DEVICE "no resume device: neither --resume nor resume= on the kernel command line"
 

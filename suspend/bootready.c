@@ -25,8 +25,9 @@
 #include "target.h"
 #include "util.h"
 
+/* where torpor-resume sits in the initramfs: the install's, from the Makefile */
 #ifndef LIBEXECDIR
-#define LIBEXECDIR "/usr/local/lib/torpor"
+#error "LIBEXECDIR is not defined: add this file to BOOTREADY_OBJS in the Makefile"
 #endif
 #define RESUME_BIN LIBEXECDIR "/torpor-resume"
 

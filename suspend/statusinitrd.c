@@ -18,8 +18,9 @@
 #include "monoclock.h"
 #include "status.h"
 
+/* where torpor-resume sits in the initramfs: the install's, from the Makefile */
 #ifndef LIBEXECDIR
-#define LIBEXECDIR "/usr/local/lib/torpor"
+#error "LIBEXECDIR is not defined: add this file to BOOTREADY_OBJS in the Makefile"
 #endif
 
 /* The kernel release an initramfs file name gives; 0, or -EINVAL for another file */
