@@ -36,7 +36,8 @@ static pid_t start(const char *busctl, int out, int in)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		if (dup2(out, 1) < 0 || dup2(in, 0) < 0 || dup2(in, 2) < 0)
+		/* its error line too: "Access denied" tells a refusal from no bus */
+		if (dup2(out, 1) < 0 || dup2(in, 0) < 0 || dup2(out, 2) < 0)
 			_exit(127);
 		execlp(busctl, busctl, timeout, "call", "org.freedesktop.login1",
 		       "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "CanHibernate",
@@ -78,6 +79,9 @@ static int answer_of(const char *out, char *buf, size_t len)
 	const char *q;
 	size_t n;
 
+	/* the answer is the last line; a warning on stderr may come before it */
+	while ((q = strchr(out, '\n')) && q[1])
+		out = q + 1;
 	if (strncmp(out, "s \"", 3))
 		return -EBADMSG;
 	q = strchr(out + 3, '"');
@@ -142,6 +146,8 @@ int logind_can_hibernate(const char *busctl, int timeout_ms, char *buf, size_t l
 	}
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 126)
 		return -ENOENT;
+	if (WIFEXITED(st) && WEXITSTATUS(st) != 0 && strstr(out, "Access denied"))
+		return -EACCES;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		return -ECONNREFUSED;
 	return answer_of(out, buf, len);

@@ -148,6 +148,7 @@ static void ask_logind(const struct status_env *env, struct status *s)
 		 r == -ENOENT ? "no busctl: systemd is not installed" :
 		 r == -ETIMEDOUT ? "no answer in time (D-Bus or logind hangs)" :
 		 r == -ECONNREFUSED ? "no answer (no D-Bus, or no logind)" :
+		 r == -EACCES ? "logind refuses to tell this user (Access denied: no polkit?); run as root" :
 				      "an answer that is not one");
 }
 

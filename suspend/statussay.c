@@ -136,10 +136,10 @@ static void print_image(FILE *f, const struct status *s, time_t now)
 	fprintf(f, LABEL, "image now:");
 	switch (im->state) {
 	case STATUS_IMAGE_UNREAD:
-		if (s->area_err)
-			fprintf(f, "unknown (no area to look in)\n");
-		else if (!s->is_root)
+		if (!s->is_root && (!s->area_err || s->area_err == -EACCES))
 			fprintf(f, "unknown (run as root to see it)\n");
+		else if (s->area_err)
+			fprintf(f, "unknown (no area to look in)\n");
 		else
 			fprintf(f, "unknown (cannot read the area: %s)\n", msg_errname(im->err));
 		break;

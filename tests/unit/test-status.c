@@ -665,7 +665,8 @@ static void test_problems(void)
 	tap_ok(!s.ready && strstr(s.problem, "run as root to see where the swap file lies"),
 	       "status: an ordinary user, a swap file: where it lies needs root (%s)", s.problem);
 	says(&s, "ordinary user, swap file", "next hibernation writes:  UUID=0a1b (resume= on "
-	     "the kernel command line; run as root to see where it lies)\n", NULL);
+	     "the kernel command line; run as root to see where it lies)\n",
+	     "image now:                unknown (run as root to see it)\n", NULL);
 
 	tap_ok(strstr(first(other_device), "another area") != NULL,
 	       "status: resume= names another area: not ready");
@@ -732,6 +733,12 @@ static void test_logind(void)
 	       "logind: busctl's answer, its arguments those of CanHibernate");
 	script("fails", "echo 'Failed to connect to bus' >&2; exit 1");
 	tap_ok(ask("fails", 5000, buf) == -ECONNREFUSED, "logind: no bus: no answer");
+	script("denied", "echo 'Call failed: Access denied' >&2; exit 1");
+	tap_ok(ask("denied", 5000, buf) == -EACCES,
+	       "logind: Access denied (an ordinary user, no polkit): told from no bus");
+	script("warns", "echo 'Warning: something' >&2; echo 's \"yes\"'");
+	tap_ok(ask("warns", 5000, buf) == 0 && !strcmp(buf, "yes"),
+	       "logind: a warning before the answer: the answer still read");
 	script("odd", "echo 'b true'");
 	tap_ok(ask("odd", 5000, buf) == -EBADMSG, "logind: an answer not a string: refused");
 	script("quoted", "echo 's \"y\\\\es\"'");
