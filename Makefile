@@ -164,15 +164,16 @@ VERSION_OBJS := $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o $(B)/klibc/re
 	$(B)/tests/test-doubts $(B)/tests-asan/test-doubts
 $(VERSION_OBJS): CPPFLAGS += -DTORPOR_VERSION='"$(VERSION)"' -DTORPOR_BUILD='"$(TORPOR_BUILD)"'
 $(VERSION_OBJS): $(B)/version-vars
-# and where torpor-resume sits in the initramfs, which bootready.c checks and
-# areacheck.c reads RESUME= beside
-BOOTREADY_OBJS := $(foreach f,bootready areacheck,$(B)/glibc/suspend/$(f).o $(B)/test/suspend/$(f).o \
-	$(B)/asan/suspend/$(f).o)
+# and where torpor-resume sits in the initramfs, which bootready.c checks,
+# areacheck.c and usercheck.c read RESUME= beside and --status (statusinitrd.c) judges
+BOOTREADY_OBJS := $(foreach f,bootready areacheck statusinitrd usercheck,$(B)/glibc/suspend/$(f).o \
+	$(B)/test/suspend/$(f).o $(B)/asan/suspend/$(f).o)
 $(BOOTREADY_OBJS): CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
 $(BOOTREADY_OBJS): $(B)/install-vars
-# test-initramfs builds images with torpor-resume where bootready.c looks for it
-$(B)/tests/test-initramfs $(B)/tests-asan/test-initramfs: CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
-$(B)/tests/test-initramfs $(B)/tests-asan/test-initramfs: $(B)/install-vars
+# test-initramfs and test-confarea build images with torpor-resume where bootready.c looks for it
+LIBEXEC_TESTS := $(foreach t,test-initramfs test-confarea,$(B)/tests/$(t) $(B)/tests-asan/$(t))
+$(LIBEXEC_TESTS): CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
+$(LIBEXEC_TESTS): $(B)/install-vars
 
 $(B)/torpor-suspend: $(SUSPEND_OBJS) $(B)/glibc/libcore.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -llz4
