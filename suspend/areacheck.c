@@ -20,6 +20,7 @@
 #include "confarea.h"
 #include "devname.h"
 #include "hibernate.h"
+#include "initramfstree.h"
 #include "msg.h"
 #include "skipsay.h"
 #include "target.h"
@@ -119,6 +120,19 @@ static void say_no_conf_area(enum confarea_result res, const struct confarea *a)
 			  a->target.swap_path);
 }
 
+/* The initramfs's RESUME=: of the tree being built (--initramfs-tree), else of the next boot's */
+static enum confarea_result find_conf(const struct hib_opts *o, struct confarea *a)
+{
+	int r;
+
+	if (!o->no_initramfs)
+		return confarea_find("/proc/cmdline", o->initramfs, LIBEXECDIR "/torpor-resume", a);
+	memset(a, 0, sizeof(*a));
+	snprintf(a->path, sizeof(a->path), "%s", o->initramfs_tree);
+	r = initramfs_tree_read(o->initramfs_tree, LIBEXECDIR "/torpor-resume", &a->rep);
+	return confarea_take("/proc/cmdline", r, a);
+}
+
 /**
  * hibernate_take_conf_area() - nothing names the area (no --resume, no resume in
  * torpor.conf, no resume= on the command line): take the active swap area the
@@ -129,7 +143,8 @@ static void say_no_conf_area(enum confarea_result res, const struct confarea *a)
  *
  * With noresume on the command line, or when the initramfs is not checked
  * (--no-initramfs, 'initramfs = none'), nothing is read (hibernate_resolve()
- * then refuses, as before).  The area taken is told in --check and with
+ * then refuses, as before); but --no-initramfs with --initramfs-tree reads the
+ * RESUME= of the tree initramfs-tools is building (initramfstree.h).  The area taken is told in --check and with
  * @fallback, else with -v.
  * Return: 0 when taken; 1 when not (noresume, or @fallback); -EINVAL when the
  * initramfs names no area (reported: what nothing names, and why).
@@ -142,12 +157,13 @@ int hibernate_take_conf_area(struct hib_opts *o, int fallback)
 	int r = 0;
 
 	/* the initramfs is not read (--no-initramfs, 'initramfs = none'): nothing to take */
-	if (o->no_initramfs || o->initramfs_checked || !strcmp(o->initramfs, CONFIG_INITRAMFS_NONE))
+	if ((o->no_initramfs && !o->initramfs_tree) || o->initramfs_checked ||
+	    !strcmp(o->initramfs, CONFIG_INITRAMFS_NONE))
 		return 1;
 	a = malloc(sizeof(*a));
 	if (!a)
 		return -ENOMEM;
-	res = confarea_find("/proc/cmdline", o->initramfs, LIBEXECDIR "/torpor-resume", a);
+	res = find_conf(o, a);
 	if (a->spec) {
 		snprintf(from, sizeof(from), "the initramfs's RESUME=%s", a->spec);
 		skipsay(from);

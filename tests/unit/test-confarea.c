@@ -9,7 +9,10 @@
  * resume_offset=, an image without initramfs-tools' hook; resume= on the
  * command line wins, and noresume reads nothing.  torpor-suspend --status
  * agrees: in Debian's installer state (RESUME= only) the next hibernation
- * writes the area RESUME= names, the next boot reads it, and it is ready.
+ * writes the area RESUME= names, the next boot reads it, and it is ready.  The
+ * build check reads the same RESUME= in the tree mkinitramfs is building
+ * (initramfstree.c): taken, the last conf.d file winning as in /init, and not
+ * taken without torpor's boot script.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +27,7 @@
 #include "devname.h"
 #include "fakesysfs.h"
 #include "image.h"
+#include "initramfstree.h"
 #include "status.h"
 #include "tap.h"
 #include "target.h"
@@ -113,6 +117,73 @@ static void put_status(struct status *s, char **text)
 		die("open_memstream");
 	status_print(f, s, 0);
 	fclose(f);
+}
+
+/*
+ * Tree @name as mkinitramfs has it when its hooks run: conf/initramfs.conf,
+ * conf/conf.d/resume holding @conf, torpor's boot script naming @script_bin
+ * (NULL: none); then the area its RESUME= names, with command line @line
+ */
+static enum confarea_result tree(const char *name, const char *conf, const char *script_bin,
+				 const char *line, struct confarea *a)
+{
+	char cmd[2048], cmdline[300];
+	int r;
+
+	snprintf(cmd, sizeof(cmd), "t=%s/%s && rm -rf $t && mkdir -p $t/conf/conf.d "
+		 "$t/scripts/local-top && echo 'MODULES=most' >$t/conf/initramfs.conf && "
+		 "printf '%%s\\n' '%s' >$t/conf/conf.d/resume", root, name, conf);
+	sh(cmd);
+	if (script_bin) {
+		snprintf(cmd, sizeof(cmd), "t=%s/%s && printf '#!/bin/sh\\ntorpor=%s\\n' "
+			 ">$t/scripts/local-top/torpor && chmod 755 $t/scripts/local-top/torpor",
+			 root, name, script_bin);
+		sh(cmd);
+	}
+	snprintf(cmdline, sizeof(cmdline), "%s/cmdline", root);
+	put_text("cmdline", line);
+	memset(a, 0, sizeof(*a));
+	snprintf(a->path, sizeof(a->path), "%s/%s", root, name);
+	r = initramfs_tree_read(a->path, bin, &a->rep);
+	return confarea_take(cmdline, r, a);
+}
+
+static void test_tree(const char *line, const char *swapfile, dev_t fs)
+{
+	struct confarea *a = calloc(1, sizeof(*a));
+	enum confarea_result r;
+	char cmd[600];
+
+	if (!a)
+		die("calloc");
+	r = tree("tree", "RESUME=UUID=" U_FS, bin, line, a);
+	tap_ok(r == CONFAREA_FOUND && !strcmp(a->spec, "UUID=" U_FS) && a->target.dev == fs &&
+	       !strcmp(a->target.swap_path, swapfile) &&
+	       !strcmp(a->rep.resume_conf_file, "conf/conf.d/resume"),
+	       "tree: the RESUME= of the image being built names the active swap area: taken (%d)",
+	       r);
+	/* hooks/resume's zz-resume-auto comes after resume in name order: /init takes it */
+	put_text("tree/conf/conf.d/zz-resume-auto", "RESUME=UUID=" U_DISK "\n");
+	snprintf(cmd, sizeof(cmd), "%s/cmdline", root);
+	r = confarea_take(cmd, initramfs_tree_read(a->path, bin, &a->rep), a);
+	tap_ok(r == CONFAREA_NOT_SWAP && !strcmp(a->rep.resume_conf_file,
+						  "conf/conf.d/zz-resume-auto"),
+	       "tree: the last conf.d file's RESUME= wins, as in /init (%d, %s)", r,
+	       a->rep.resume_conf_file);
+	r = tree("noscript", "RESUME=UUID=" U_FS, NULL, line, a);
+	tap_ok(r == CONFAREA_NOT_ITOOLS,
+	       "tree: no torpor boot script to read RESUME=: not taken (%d)", r);
+	r = tree("otherbin", "RESUME=UUID=" U_FS, "/opt/elsewhere/torpor-resume", line, a);
+	tap_ok(r == CONFAREA_NOT_ITOOLS,
+	       "tree: a boot script running another torpor-resume: not taken (%d)", r);
+	r = tree("treenone", "RESUME=none", bin, line, a);
+	tap_ok(r == CONFAREA_NONE, "tree: RESUME=none: not taken (%d)", r);
+	memset(a, 0, sizeof(*a));
+	snprintf(a->path, sizeof(a->path), "%s/absent", root);
+	r = confarea_take(cmd, initramfs_tree_read(a->path, bin, &a->rep), a);
+	tap_ok(r == CONFAREA_UNREAD && a->err == -ENOENT,
+	       "tree: a tree that is not there: nothing taken (%d, %d)", r, a->err);
+	free(a);
 }
 
 /* status_collect() as torpor-suspend --status calls it when nothing names the area */
@@ -284,6 +355,7 @@ int main(void)
 	tap_ok(r == CONFAREA_NOT_ITOOLS,
 	       "confarea: no initramfs-tools hook runs torpor-resume: RESUME= not taken (%d)", r);
 	test_status(line, swapfile);
+	test_tree(line, swapfile, fs);
 	r = find("root=/dev/vda\n", "missing", a);
 	tap_ok(r == CONFAREA_UNREAD && a->err == -ENOENT,
 	       "confarea: the initramfs cannot be read: nothing taken (%d, %d)", r, a->err);
