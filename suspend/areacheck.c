@@ -147,7 +147,8 @@ static enum confarea_result find_conf(const struct hib_opts *o, struct confarea 
  * RESUME= of the tree initramfs-tools is building (initramfstree.h).  The area taken is told in --check and with
  * @fallback, else with -v.
  * Return: 0 when taken; 1 when not (noresume, or @fallback); -EINVAL when the
- * initramfs names no area (reported: what nothing names, and why).
+ * initramfs names no area (reported: what nothing names, and why); for an
+ * ordinary user who cannot read the initramfs, -EACCES (said as a warning).
  */
 int hibernate_take_conf_area(struct hib_opts *o, int fallback)
 {
@@ -183,6 +184,12 @@ int hibernate_take_conf_area(struct hib_opts *o, int fallback)
 	} else if (res == CONFAREA_NO_DEVICE && a->err == -ENOTUNIQ) {
 		hibernate_say_ambiguous(a->spec);
 		r = -EINVAL;
+	} else if (res == CONFAREA_UNREAD && a->err == -EACCES && geteuid() != 0) {
+		/* an ordinary user's --check: not known, which is not a failure */
+		msg_warn("which area to hibernate into is not known: neither --resume nor resume= "
+			 "on the kernel command line names one, and initramfs '%s', whose RESUME= "
+			 "may, is readable by root only", a->path);
+		r = -EACCES;
 	} else {
 		say_no_conf_area(res, a);
 		checksay_hint_swaps();
