@@ -144,8 +144,8 @@ static enum confarea_result find_conf(const struct hib_opts *o, struct confarea 
  * With noresume on the command line, or when the initramfs is not checked
  * (--no-initramfs, 'initramfs = none'), nothing is read (hibernate_resolve()
  * then refuses, as before); but --no-initramfs with --initramfs-tree reads the
- * RESUME= of the tree initramfs-tools is building (initramfstree.h).  The area taken is told in --check and with
- * @fallback, else with -v.
+ * RESUME= of the tree initramfs-tools is building (initramfstree.h).  The area
+ * taken is told in --check and with @fallback, else with -v.
  * Return: 0 when taken; 1 when not (noresume, or @fallback); -EINVAL when the
  * initramfs names no area (reported: what nothing names, and why); for an
  * ordinary user who cannot read the initramfs, -EACCES (said as a warning).

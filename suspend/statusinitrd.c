@@ -62,10 +62,11 @@ static void judge(struct status *s, const char *path, const char *release, const
 	}
 	if (!is_next)
 		rep = &own;
+	if (left > INITRAMFS_TIMEOUT_MS)
+		left = INITRAMFS_TIMEOUT_MS;
 	/* the others took all the time: not read */
 	err = left <= 0 ? -ETIMEDOUT :
-	      initramfs_inspect(path, LIBEXECDIR "/torpor-resume", b->tools,
-				left < INITRAMFS_TIMEOUT_MS ? (int)left : INITRAMFS_TIMEOUT_MS, rep);
+	      initramfs_inspect(path, LIBEXECDIR "/torpor-resume", b->tools, (int)left, rep);
 	if (is_next) {
 		s->next_seen = 1;
 		s->next_err = err;

@@ -619,8 +619,8 @@ static void test_conf_unread(void)
 	       "status: an ordinary user, RESUME= in an initramfs only root reads: not known (%s)",
 	       s.problem);
 	says(&s, "ordinary user, RESUME= unread",
-	     "next hibernation writes:  unknown (the initramfs's RESUME= may name it: run as root to "
-	     "read initramfs '/boot/initrd.img-6.12.118+deb13-amd64')\n",
+	     "next hibernation writes:  unknown (the initramfs's RESUME= may name it: run as "
+	     "root to read initramfs '/boot/initrd.img-6.12.118+deb13-amd64')\n",
 	     "next boot reads:          unknown (no resume= on the kernel command line; run as "
 	     "root to read the initramfs's RESUME=)\n", NULL);
 }
