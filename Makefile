@@ -165,15 +165,16 @@ VERSION_OBJS := $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o $(B)/klibc/re
 $(VERSION_OBJS): CPPFLAGS += -DTORPOR_VERSION='"$(VERSION)"' -DTORPOR_BUILD='"$(TORPOR_BUILD)"'
 $(VERSION_OBJS): $(B)/version-vars
 # and where torpor-resume sits in the initramfs, which bootready.c checks,
-# areacheck.c reads RESUME= beside and statusinitrd.c looks for (a file that
-# uses LIBEXECDIR without being listed here does not compile)
-BOOTREADY_OBJS := $(foreach f,bootready areacheck statusinitrd,$(B)/glibc/suspend/$(f).o $(B)/test/suspend/$(f).o \
-	$(B)/asan/suspend/$(f).o)
+# areacheck.c and usercheck.c read RESUME= beside and --status (statusinitrd.c)
+# judges (a file that uses LIBEXECDIR without being listed here does not compile)
+BOOTREADY_OBJS := $(foreach f,bootready areacheck statusinitrd usercheck,$(B)/glibc/suspend/$(f).o \
+	$(B)/test/suspend/$(f).o $(B)/asan/suspend/$(f).o)
 $(BOOTREADY_OBJS): CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
 $(BOOTREADY_OBJS): $(B)/install-vars
-# test-initramfs builds images with torpor-resume where bootready.c looks for it
-$(B)/tests/test-initramfs $(B)/tests-asan/test-initramfs: CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
-$(B)/tests/test-initramfs $(B)/tests-asan/test-initramfs: $(B)/install-vars
+# test-initramfs and test-confarea build images with torpor-resume where bootready.c looks for it
+LIBEXEC_TESTS := $(foreach t,test-initramfs test-confarea,$(B)/tests/$(t) $(B)/tests-asan/$(t))
+$(LIBEXEC_TESTS): CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
+$(LIBEXEC_TESTS): $(B)/install-vars
 
 $(B)/torpor-suspend: $(SUSPEND_OBJS) $(B)/glibc/libcore.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ -llz4

@@ -20,6 +20,7 @@
 #include "confarea.h"
 #include "devname.h"
 #include "hibernate.h"
+#include "initramfstree.h"
 #include "msg.h"
 #include "skipsay.h"
 #include "target.h"
@@ -120,6 +121,19 @@ static void say_no_conf_area(enum confarea_result res, const struct confarea *a)
 			  a->target.swap_path);
 }
 
+/* The initramfs's RESUME=: of the tree being built (--initramfs-tree), else of the next boot's */
+static enum confarea_result find_conf(const struct hib_opts *o, struct confarea *a)
+{
+	int r;
+
+	if (!o->no_initramfs)
+		return confarea_find("/proc/cmdline", o->initramfs, LIBEXECDIR "/torpor-resume", a);
+	memset(a, 0, sizeof(*a));
+	snprintf(a->path, sizeof(a->path), "%s", o->initramfs_tree);
+	r = initramfs_tree_read(o->initramfs_tree, LIBEXECDIR "/torpor-resume", &a->rep);
+	return confarea_take("/proc/cmdline", r, a);
+}
+
 /**
  * hibernate_take_conf_area() - nothing names the area (no --resume, no resume in
  * torpor.conf, no resume= on the command line): take the active swap area the
@@ -130,10 +144,12 @@ static void say_no_conf_area(enum confarea_result res, const struct confarea *a)
  *
  * With noresume on the command line, or when the initramfs is not checked
  * (--no-initramfs, 'initramfs = none'), nothing is read (hibernate_resolve()
- * then refuses, as before).  The area taken is told in --check and with
- * @fallback, else with -v.
+ * then refuses, as before); but --no-initramfs with --initramfs-tree reads the
+ * RESUME= of the tree initramfs-tools is building (initramfstree.h).  The area
+ * taken is told in --check and with @fallback, else with -v.
  * Return: 0 when taken; 1 when not (noresume, or @fallback); -EINVAL when the
- * initramfs names no area (reported: what nothing names, and why).
+ * initramfs names no area (reported: what nothing names, and why); for an
+ * ordinary user who cannot read the initramfs, -EACCES (said as a warning).
  */
 int hibernate_take_conf_area(struct hib_opts *o, int fallback)
 {
@@ -143,12 +159,13 @@ int hibernate_take_conf_area(struct hib_opts *o, int fallback)
 	int r = 0;
 
 	/* the initramfs is not read (--no-initramfs, 'initramfs = none'): nothing to take */
-	if (o->no_initramfs || o->initramfs_checked || !strcmp(o->initramfs, CONFIG_INITRAMFS_NONE))
+	if ((o->no_initramfs && !o->initramfs_tree) || o->initramfs_checked ||
+	    !strcmp(o->initramfs, CONFIG_INITRAMFS_NONE))
 		return 1;
 	a = malloc(sizeof(*a));
 	if (!a)
 		return -ENOMEM;
-	res = confarea_find("/proc/cmdline", o->initramfs, LIBEXECDIR "/torpor-resume", a);
+	res = find_conf(o, a);
 	if (a->spec) {
 		snprintf(from, sizeof(from), "the initramfs's RESUME=%s", a->spec);
 		skipsay(from);
@@ -168,6 +185,12 @@ int hibernate_take_conf_area(struct hib_opts *o, int fallback)
 	} else if (res == CONFAREA_NO_DEVICE && a->err == -ENOTUNIQ) {
 		hibernate_say_ambiguous(a->spec);
 		r = -EINVAL;
+	} else if (res == CONFAREA_UNREAD && a->err == -EACCES && geteuid() != 0) {
+		/* an ordinary user's --check: not known, which is not a failure */
+		msg_warn("which area to hibernate into is not known: neither --resume nor resume= "
+			 "on the kernel command line names one, and initramfs '%s', whose RESUME= "
+			 "may, is readable by root only", a->path);
+		r = -EACCES;
 	} else {
 		say_no_conf_area(res, a);
 		checksay_hint_swaps();

@@ -18,6 +18,7 @@
 #include "devname.h"
 #include "hibernate.h"
 #include "initramfs.h"
+#include "initramfstree.h"
 #include "monoclock.h"
 #include "msg.h"
 #include "nextboot.h"
@@ -154,6 +155,33 @@ static int check_unnamed(const struct initramfs_report *rep, const char *what, d
 }
 
 /*
+ * --initramfs-tree with no resume= on the command line: the image being built
+ * must have torpor's boot script and a RESUME= naming @dev.  0, or -errno (reported).
+ */
+static int check_tree(const char *tree, dev_t dev)
+{
+	struct initramfs_report rep;
+	char what[PATH_MAX + 40];
+	int r;
+
+	r = initramfs_tree_read(tree, RESUME_BIN, &rep);
+	if (r < 0) {
+		msg_error("cannot read the initramfs being built in '%s': %s (%s)", tree,
+			  rep.detail, msg_errname(r));
+		return r;
+	}
+	snprintf(what, sizeof(what), "the initramfs being built in '%s'", tree);
+	if (rep.verdict == INITRAMFS_OK)
+		return check_unnamed(&rep, what, dev);
+	msg_error("the kernel command line has no resume=, and %s has no torpor boot script "
+		  "(scripts/local-top/torpor running %s) to read its RESUME=: the next boot would "
+		  "not look for the image", what, RESUME_BIN);
+	msg_hint("install torpor's initramfs-tools hook ('make install-initramfs-tools'; the "
+		 "Debian package has it) and rebuild the initramfs");
+	return -EINVAL;
+}
+
+/*
  * The next boot runs the initramfs of this kernel: without a torpor-resume that
  * reads this image format, and the hook that runs it, the image would be lost
  * (discarded by an older torpor-resume, or never looked at).  With @unnamed
@@ -169,6 +197,8 @@ int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 	double t0 = mono_s();
 	int r;
 
+	if (o->no_initramfs && o->initramfs_tree && unnamed)
+		return check_tree(o->initramfs_tree, dev);
 	if (o->no_initramfs || o->initramfs_checked)
 		return unnamed ? check_unnamed(NULL, NULL, 0) : 0;
 	if (!strcmp(o->initramfs, CONFIG_INITRAMFS_NONE)) {

@@ -74,22 +74,52 @@ static enum confarea_result find_area(const struct torpor_cmdline *cl, struct co
 	return CONFAREA_FOUND;
 }
 
+/* The command line, when it decides alone (noresume, resume=); else -1 with @cl read */
+static int cmdline_decides(const char *cmdline_path, struct torpor_cmdline *cl)
+{
+	if (cmdline_read(cmdline_path, cl) < 0)
+		memset(cl, 0, sizeof(*cl));
+	if (cl->noresume)
+		return CONFAREA_NORESUME;
+	if (cl->resume[0] || cl->resume_bad)
+		return CONFAREA_CMDLINE;
+	return -1;
+}
+
+enum confarea_result confarea_take(const char *cmdline_path, int read_err, struct confarea *ret)
+{
+	struct torpor_cmdline cl;
+	enum confarea_result res;
+	int r;
+
+	ret->spec = NULL;
+	ret->dev = 0;
+	ret->err = 0;
+	memset(&ret->target, 0, sizeof(ret->target));
+	r = cmdline_decides(cmdline_path, &cl);
+	if (r >= 0)
+		return (enum confarea_result)r;
+	if (read_err < 0) {
+		ret->err = read_err;
+		return CONFAREA_UNREAD;
+	}
+	res = judge_conf(ret);
+	return res == CONFAREA_FOUND ? find_area(&cl, ret) : res;
+}
+
 enum confarea_result confarea_find(const char *cmdline_path, const char *initramfs,
 				   const char *resume_bin, struct confarea *ret)
 {
 	struct torpor_cmdline cl;
-	enum confarea_result res;
 	char tried[2048];
 	struct utsname u;
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	if (cmdline_read(cmdline_path, &cl) < 0)
-		memset(&cl, 0, sizeof(cl));
-	if (cl.noresume)
-		return CONFAREA_NORESUME;
-	if (cl.resume[0] || cl.resume_bad)
-		return CONFAREA_CMDLINE;
+	/* the initramfs is read only when the command line leaves the area to it */
+	r = cmdline_decides(cmdline_path, &cl);
+	if (r >= 0)
+		return (enum confarea_result)r;
 	r = uname(&u) < 0 ? -errno : 0;
 	if (r == 0)
 		r = initramfs_find_next(initramfs, u.release, ret->path, sizeof(ret->path), tried,
@@ -97,10 +127,5 @@ enum confarea_result confarea_find(const char *cmdline_path, const char *initram
 	if (r == 0)
 		r = initramfs_inspect(ret->path, resume_bin, DECOMPRESS_PATH, INITRAMFS_TIMEOUT_MS,
 				      &ret->rep);
-	if (r < 0) {
-		ret->err = r;
-		return CONFAREA_UNREAD;
-	}
-	res = judge_conf(ret);
-	return res == CONFAREA_FOUND ? find_area(&cl, ret) : res;
+	return confarea_take(cmdline_path, r, ret);
 }

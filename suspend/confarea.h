@@ -56,4 +56,16 @@ struct confarea {
 enum confarea_result confarea_find(const char *cmdline_path, const char *initramfs,
 				   const char *resume_bin, struct confarea *ret);
 
+/**
+ * confarea_take() - confarea_find() for an initramfs the caller found and read
+ * (--status reads them all; the build check reads the tree being built,
+ * initramfstree.h)
+ * @cmdline_path: as for confarea_find()
+ * @read_err: 0 when @ret->rep was read; else the reader's -errno (UNREAD)
+ * @ret: ->path and ->rep filled in by the caller; the rest is set here
+ *
+ * Nothing printed.  Return: the outcome, as confarea_find()'s.
+ */
+enum confarea_result confarea_take(const char *cmdline_path, int read_err, struct confarea *ret);
+
 #endif

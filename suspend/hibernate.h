@@ -26,6 +26,7 @@ struct hib_opts {
 	unsigned threads;		/* compression threads, 0 = one per online CPU */
 	char initramfs[CONFIG_PATH_MAX];	/* the next boot's initramfs, "" to find it */
 	int no_initramfs;		/* --check --no-initramfs: leave it out */
+	const char *initramfs_tree;	/* --initramfs-tree: the one being built, NULL */
 	int initramfs_checked;		/* the image file's run checked it already */
 };
 

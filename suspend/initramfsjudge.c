@@ -386,9 +386,10 @@ static void resume_file(const struct file *f, struct initramfs_report *rep)
  * initramfs-tools' /init sources conf/initramfs.conf, then each file of conf/conf.d/ in
  * name order, and takes RESUME= from them when the command line has no
  * resume= (hooks/resume writes it there, from /etc/initramfs-tools/conf.d/resume
- * or the largest swap partition it found): the device torpor's boot script reads
+ * or the largest swap partition it found): the device torpor's boot script reads.
+ * Also read for the tree initramfs-tools is building (initramfstree.c).
  */
-static void judge_resume_conf(const struct walk *w, struct initramfs_report *rep)
+void initramfs_resume_conf(const struct walk *w, struct initramfs_report *rep)
 {
 	const struct file *d[WALK_FILES_MAX], *f;
 	size_t i, j, n = 0;
@@ -455,6 +456,6 @@ int initramfs_judge(const struct walk *w, const char *resume_path, struct initra
 	}
 	judge_hooks(w, resume_path, rep);
 	if (rep->hook_host == INITRAMFS_HOST_ITOOLS)
-		judge_resume_conf(w, rep);
+		initramfs_resume_conf(w, rep);
 	return 0;
 }

@@ -15,4 +15,12 @@
  */
 int initramfs_judge(const struct walk *w, const char *resume_path, struct initramfs_report *rep);
 
+/**
+ * initramfs_resume_conf() - the RESUME= initramfs-tools' /init takes from the
+ * R_ITOOLS_CONF files @w kept (conf/initramfs.conf, then conf/conf.d/ in name
+ * order, the last assignment wins) into @rep->resume_conf, resume_conf_file and
+ * resume_conf_unsure (a value not read here, or a file not kept whole)
+ */
+void initramfs_resume_conf(const struct walk *w, struct initramfs_report *rep);
+
 #endif

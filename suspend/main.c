@@ -7,7 +7,7 @@
  *                       [--[no-]progress] [--check] [--print-cmdline] [-v]
  *                       [--image-file=PATH] [--setup-image-file[=SIZE]]
  *                       [--[no-]discard-after-resume]
- *                       [--initramfs=PATH] [--no-initramfs]
+ *                       [--initramfs=PATH] [--no-initramfs [--initramfs-tree=DIR]]
  *        torpor-suspend --status [--json]
  *        torpor-suspend --help | --version
  *
@@ -118,6 +118,9 @@ static void usage(FILE *f)
 		"                       kernel's release\n"
 		"  --no-initramfs       with --check: leave the initramfs out (for the\n"
 		"                       generators' hooks, which check while they build one)\n"
+		"  --initramfs-tree=DIR   with --check --no-initramfs: the initramfs-tools\n"
+		"                       image being built in DIR; with no resume= on the\n"
+		"                       command line, its RESUME= names the area\n"
 		"  --discard-after-resume, --no-discard-after-resume   after the resume (or a\n"
 		"                       failure), discard the image file's pages, or zero them\n"
 		"                       where the disk cannot; or not (the default)\n"
@@ -184,6 +187,7 @@ struct given {
 	int json;			/* --json */
 	int setup_image;		/* --setup-image-file */
 	int no_initramfs;		/* --no-initramfs */
+	const char *initramfs_tree;	/* --initramfs-tree=DIR */
 	uint64_t setup_bytes;		/* its SIZE, 0 for the default */
 };
 
@@ -343,6 +347,9 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 	case 'N':
 		g->no_initramfs = 1;
 		break;
+	case 'B':
+		g->initramfs_tree = optarg;
+		break;
 	case 'c':
 		o->check_only = 1;
 		break;
@@ -457,6 +464,7 @@ static int parse_args(int argc, char **argv, struct config *cli, struct hib_opts
 		{ "no-discard-after-resume", no_argument, NULL, 'd' },
 		{ "initramfs", required_argument, NULL, 'i' },
 		{ "no-initramfs", no_argument, NULL, 'N' },
+		{ "initramfs-tree", required_argument, NULL, 'B' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "print-cmdline", no_argument, NULL, 'L' },
 		{ "status", no_argument, NULL, 's' },
@@ -553,7 +561,13 @@ int main(int argc, char **argv)
 			  "initramfs");
 		return try_help();
 	}
+	if (g.initramfs_tree && !g.no_initramfs) {
+		msg_error("--initramfs-tree goes with --check --no-initramfs only: it names the "
+			  "initramfs being built, not the one the next boot runs");
+		return try_help();
+	}
 	o.no_initramfs = g.no_initramfs;
+	o.initramfs_tree = g.initramfs_tree;
 	if (g.status)
 		return status_run(&cli, &conf, &o, g.json);
 	/* an ordinary user's --check: what needs no root, and never a path to the hibernation */

@@ -59,7 +59,7 @@ static int find_file_area(const char *path, int is_root, struct hib_target *t)
 	return 0;
 }
 
-/* The swap area resume= (or --resume, torpor.conf) names; 0 or -errno */
+/* The swap area --resume, torpor.conf or resume= names; 0 or -errno */
 static int find_area(const struct hib_opts *o, struct hib_target *t)
 {
 	dev_t dev;
@@ -88,28 +88,66 @@ static void read_image(const struct status *s, struct status_image_seen *ret)
 			      STATUS_IMAGE_MS, ret);
 }
 
-/*
- * No resume= on the command line: initramfs-tools' hook then reads its own
- * RESUME=, in the running kernel's initramfs; 1 when it names the area.
- */
-static int named_by_conf(const struct status *s)
+/* The initramfs the next boot runs, as --check finds it; "" when not known */
+static void find_next_initrd(const struct status_env *env, const struct hib_opts *o, char *buf,
+			     size_t len)
 {
+	char tried[2048];
 	struct utsname u;
-	dev_t dev;
-	size_t i;
 
-	if (uname(&u) < 0)
-		return 0;
-	for (i = 0; i < s->nr_initrd; i++) {
-		const struct status_initrd *d = &s->initrd[i];
+	buf[0] = '\0';
+	/* a test's boot directory is not where the running kernel's is looked for */
+	if (!o->initramfs[0] && strcmp(env->boot_dir, "/boot"))
+		return;
+	if (uname(&u) < 0 || initramfs_find_next(o->initramfs, u.release, buf, len, tried,
+						 sizeof(tried)) < 0)
+		buf[0] = '\0';
+}
 
-		if (d->err || strcmp(d->release, u.release) || d->hook_host != INITRAMFS_HOST_ITOOLS ||
-		    d->unit || d->resume_conf_unsure || !d->resume_conf[0] ||
-		    !strcmp(d->resume_conf, "none"))
-			continue;
-		return devname_resolve(d->resume_conf, &dev) == 0 && dev == s->area.dev;
+/*
+ * The area the next boot's initramfs-tools RESUME= names (confarea.h), from
+ * the report the scan kept; not asked when the initramfs is not checked
+ */
+static void take_conf(const struct status_env *env, struct status *s)
+{
+	if (s->by_conf || s->initrd_unchecked)
+		return;
+	s->by_conf = 1;
+	s->conf_res = confarea_take(env->cmdline, s->next_seen ? s->next_err : -ENOENT, &s->conf);
+	snprintf(s->conf_from, sizeof(s->conf_from), "RESUME= in the initramfs's %s",
+		 s->conf.rep.resume_conf_file[0] ? s->conf.rep.resume_conf_file : "conf/");
+}
+
+/* Nothing else names the area: the one RESUME= names, or why none (area_err) */
+static void area_from_conf(const struct status_env *env, struct status *s)
+{
+	take_conf(env, s);
+	s->area_err = -EINVAL;
+	if (!s->by_conf)
+		return;
+	if (s->conf.spec && (s->conf_res == CONFAREA_FOUND || s->conf_res == CONFAREA_NOT_SWAP ||
+			     s->conf_res == CONFAREA_NO_DEVICE)) {
+		snprintf(s->spec, sizeof(s->spec), "%s", s->conf.spec);
+		s->spec_from = s->conf_from;
 	}
-	return 0;
+	if (s->conf_res == CONFAREA_FOUND) {
+		s->area = s->conf.target;
+		s->area_err = 0;
+	} else if (s->conf_res == CONFAREA_NOT_SWAP) {
+		s->area_err = -ENODEV;
+	} else if (s->conf_res == CONFAREA_NO_DEVICE) {
+		s->area_err = s->conf.err;
+	} else if (s->conf_res == CONFAREA_UNREAD && s->conf.err == -EACCES && !s->is_root) {
+		s->area_err = -EACCES;	/* which area it names is not known: said last */
+	}
+}
+
+/* No resume= on the command line: does the next boot's RESUME= name the area? */
+static int named_by_conf(const struct status_env *env, struct status *s)
+{
+	take_conf(env, s);
+	return s->by_conf && s->conf_res == CONFAREA_FOUND && s->conf.target.dev == s->area.dev &&
+	       s->conf.target.offset_pages == s->area.offset_pages;
 }
 
 /*
@@ -156,13 +194,16 @@ static void ask_logind(const struct status_env *env, struct status *s)
  * status_collect() - gather the facts of this machine's setup into @ret, then
  * judge them (status_judge())
  * @env: where to read them
- * @o: the options, torpor.conf and resume= from the kernel command line merged in
+ * @o: the options, torpor.conf and resume= from the kernel command line merged in;
+ *     when they name no area, the next boot's initramfs-tools RESUME= does
+ *     (confarea.h), as for torpor-suspend
  * @spec_from: where the resume device was named, in words
  * @image_file: the image file, NULL for a swap area
  */
 void status_collect(const struct status_env *env, const struct hib_opts *o, const char *spec_from,
 		    const char *image_file, struct status *ret)
 {
+	char next[PATH_MAX];
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
@@ -170,25 +211,32 @@ void status_collect(const struct status_env *env, const struct hib_opts *o, cons
 	ret->snapshot_err = freezecheck_snapshot_state();
 	ret->image_file = image_file;
 	ret->spec_from = spec_from;
+	/* the initramfs first: where nothing else names the area, its RESUME= may */
+	if (strcmp(o->initramfs, CONFIG_INITRAMFS_NONE)) {
+		find_next_initrd(env, o, next, sizeof(next));
+		status_initrd_scan(env->boot_dir, o->initramfs[0] ? o->initramfs : NULL, next,
+				   env->decompress_path, env->initrd_budget_ms, ret);
+	} else {
+		ret->initrd_unchecked = 1;
+	}
 	snprintf(ret->spec, sizeof(ret->spec), "%s", image_file ? image_file : o->resume);
-	ret->area_err = image_file ? find_file_area(image_file, env->is_root, &ret->area) :
-				     find_area(o, &ret->area);
+	if (image_file)
+		ret->area_err = find_file_area(image_file, env->is_root, &ret->area);
+	else if (o->resume[0])
+		ret->area_err = find_area(o, &ret->area);
+	else
+		area_from_conf(env, ret);
 	if (ret->area_err == 0)
 		devname_name(ret->area.dev, ret->area.dev_name, sizeof(ret->area.dev_name));
 	if (ret->area_err == 0) {
 		ret->next = nextboot_check(env->cmdline, ret->area.dev, ret->area.offset_pages,
-					   o->resume, &ret->nb);
+					   image_file ? o->resume : ret->spec, &ret->nb);
 	}
 	r = cmdline_read(env->cmdline, &ret->nb.cl);
 	ret->cmdline_err = r < 0 ? r : 0;
 	read_image(ret, &ret->image);
-	if (strcmp(o->initramfs, CONFIG_INITRAMFS_NONE))
-		status_initrd_scan(env->boot_dir, o->initramfs[0] ? o->initramfs : NULL,
-				   env->decompress_path, env->initrd_budget_ms, ret);
-	else
-		ret->initrd_unchecked = 1;
 	if (ret->area_err == 0 && ret->next == NEXTBOOT_UNNAMED)
-		ret->next_by_conf = named_by_conf(ret);
+		ret->next_by_conf = named_by_conf(env, ret);
 	find_dropin(env->unit_root, ret->dropin, sizeof(ret->dropin));
 	ask_logind(env, ret);
 	status_judge(ret);

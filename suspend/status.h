@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "confarea.h"
 #include "hibernate.h"
 #include "image.h"
 #include "initramfs.h"
@@ -82,6 +83,14 @@ struct status {
 	enum nextboot_result next;	/* area_err == 0 */
 	struct nextboot nb;
 	int next_by_conf;		/* UNNAMED, but initramfs-tools' RESUME= names the area */
+	/* the initramfs the next boot runs (initramfs_find_next()), read by the scan */
+	int next_seen;			/* it was read (or tried): ->next_err, ->conf.rep */
+	int next_err;			/* initramfs_inspect()'s -errno, 0 when read */
+	/* its RESUME=, asked when nothing else names the area or the next boot's */
+	int by_conf;			/* asked: ->conf_res, ->conf */
+	enum confarea_result conf_res;
+	struct confarea conf;		/* ->path, ->rep: the next boot's initramfs */
+	char conf_from[96];		/* "RESUME= in the initramfs's conf/conf.d/resume" */
 	/* the image there now */
 	struct status_image_seen image;
 	/* each installed kernel's initramfs */
@@ -106,6 +115,7 @@ void status_collect(const struct status_env *env, const struct hib_opts *o, cons
 /* statusjudge.c */
 void status_judge(struct status *s);
 const char *status_initrd_words(const struct status_initrd *d);
+const char *status_conf_words(const struct status *s, char *buf, size_t len);
 
 /* statusimage.c */
 void status_image_read(int fd, uint64_t dev_bytes, uint64_t header_offset, uint32_t page_size,
@@ -118,8 +128,8 @@ extern int (*status_image_open)(dev_t dev, int flags);
 #define STATUS_IMAGE_MS		10000
 
 /* statusinitrd.c */
-void status_initrd_scan(const char *boot_dir, const char *only, const char *tool_dirs,
-			int budget_ms, struct status *s);
+void status_initrd_scan(const char *boot_dir, const char *only, const char *next,
+			const char *tool_dirs, int budget_ms, struct status *s);
 /* the bound on reading every initramfs file: each has INITRAMFS_TIMEOUT_MS, all of them this */
 #define STATUS_INITRD_BUDGET_MS	(2 * INITRAMFS_TIMEOUT_MS)
 

@@ -3,9 +3,10 @@
  * statusinitrd.c - torpor-suspend --status: the initramfs of each installed
  * kernel, /boot/initrd.img-RELEASE (initramfs-tools) and
  * /boot/initramfs-RELEASE.img (dracut, mkinitcpio), each judged as --check
- * judges the running kernel's (initramfs_inspect()); without any, the one
- * initramfs_find() finds for the running kernel (a unified kernel image).
- * Nothing here prints.
+ * judges the running kernel's (initramfs_inspect()), and the one the next boot
+ * runs, as --check finds it (the caller's initramfs_find_next(): a unified
+ * kernel image, a boot entry's), when it is not among them.  The next boot's
+ * report is kept whole, for its RESUME= (confarea.h).  Nothing here prints.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,19 +42,37 @@ static int release_of(const char *name, char *buf, size_t size)
 	return -EINVAL;
 }
 
-/* Where the decompressors are, and the time left for them all */
+/* Where the decompressors are, the time left for them all, the next boot's initramfs */
 struct budget {
 	const char *tools;
 	long long deadline_ms;
+	const char *next;
 };
 
 /* Judge @path into the next entry of @s, within what is left of @b */
 static void judge(struct status *s, const char *path, const char *release, const struct budget *b)
 {
 	struct status_initrd *d;
-	struct initramfs_report rep;
+	struct initramfs_report *rep = &s->conf.rep, own;
 	long long left = b->deadline_ms - mono_ms();
+	int is_next = b->next && !strcmp(path, b->next), err;
 
+	if (s->nr_initrd == STATUS_INITRD_MAX && !is_next) {
+		s->initrd_more++;
+		return;
+	}
+	if (!is_next)
+		rep = &own;
+	if (left > INITRAMFS_TIMEOUT_MS)
+		left = INITRAMFS_TIMEOUT_MS;
+	/* the others took all the time: not read */
+	err = left <= 0 ? -ETIMEDOUT :
+	      initramfs_inspect(path, LIBEXECDIR "/torpor-resume", b->tools, (int)left, rep);
+	if (is_next) {
+		s->next_seen = 1;
+		s->next_err = err;
+		snprintf(s->conf.path, sizeof(s->conf.path), "%s", path);
+	}
 	if (s->nr_initrd == STATUS_INITRD_MAX) {
 		s->initrd_more++;
 		return;
@@ -62,22 +81,17 @@ static void judge(struct status *s, const char *path, const char *release, const
 	memset(d, 0, sizeof(*d));
 	snprintf(d->path, sizeof(d->path), "%s", path);
 	snprintf(d->release, sizeof(d->release), "%s", release);
-	if (left <= 0) {
-		d->err = -ETIMEDOUT;	/* the others took all the time: not read */
-		return;
-	}
-	d->err = initramfs_inspect(path, LIBEXECDIR "/torpor-resume", b->tools,
-				   left < INITRAMFS_TIMEOUT_MS ? (int)left : INITRAMFS_TIMEOUT_MS, &rep);
+	d->err = err;
 	if (d->err < 0)
 		return;
-	d->verdict = rep.verdict;
-	d->formats = rep.formats;
-	snprintf(d->version, sizeof(d->version), "%s", rep.resume_version);
-	d->hook_host = rep.hook_host;
-	d->unit = rep.unit;
-	d->uki = rep.uki;
-	snprintf(d->resume_conf, sizeof(d->resume_conf), "%s", rep.resume_conf);
-	d->resume_conf_unsure = rep.resume_conf_unsure;
+	d->verdict = rep->verdict;
+	d->formats = rep->formats;
+	snprintf(d->version, sizeof(d->version), "%s", rep->resume_version);
+	d->hook_host = rep->hook_host;
+	d->unit = rep->unit;
+	d->uki = rep->uki;
+	snprintf(d->resume_conf, sizeof(d->resume_conf), "%s", rep->resume_conf);
+	d->resume_conf_unsure = rep->resume_conf_unsure;
 }
 
 static int by_name(const void *a, const void *b)
@@ -85,44 +99,34 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The running kernel's initramfs, as --check finds it (a UKI, a boot entry) */
-static void judge_running(const char *boot_dir, struct status *s, const struct budget *b)
+/* The next boot's initramfs, @b->next, when the scan did not meet it (a UKI, a boot entry's) */
+static void judge_next(struct status *s, const struct budget *b, int only)
 {
-	char path[PATH_MAX], tried[2048], *cmdline = NULL;
 	struct utsname u;
-	size_t cap = 0;
-	FILE *f;
-	int r;
 
-	if (strcmp(boot_dir, "/boot") || uname(&u) < 0)
+	if (!b->next || s->next_seen)
 		return;
-	f = fopen("/proc/cmdline", "re");
-	if (f && getline(&cmdline, &cap, f) < 0) {
-		free(cmdline);
-		cmdline = NULL;
-	}
-	if (f)
-		fclose(f);
-	r = initramfs_find("", u.release, cmdline, path, sizeof(path), tried, sizeof(tried));
-	free(cmdline);
-	if (r == 0)
-		judge(s, path, u.release, b);
+	judge(s, b->next, only || uname(&u) < 0 ? "" : u.release, b);
 }
 
 /**
  * status_initrd_scan() - judge each installed kernel's initramfs into @s
  * @boot_dir: where they are ("/boot")
  * @only: the initramfs torpor.conf or --initramfs= names, NULL for all of them
+ * @next: the one the next boot runs (initramfs_find_next()), NULL when not
+ *        known: judged too when not among them; its report goes to
+ *        @s->conf.rep (->next_seen, ->next_err)
  * @tool_dirs: where the decompressors are (DECOMPRESS_PATH)
  * @budget_ms: the bound on them all (each also has INITRAMFS_TIMEOUT_MS): those
  *             left when it is spent are -ETIMEDOUT, not read
  * @s: ->initrd, ->nr_initrd, ->initrd_more and ->boot_err filled in
  */
-void status_initrd_scan(const char *boot_dir, const char *only, const char *tool_dirs,
-			int budget_ms, struct status *s)
+void status_initrd_scan(const char *boot_dir, const char *only, const char *next,
+			const char *tool_dirs, int budget_ms, struct status *s)
 {
 	char rel[TORPOR_UTS_LEN], path[PATH_MAX], **names = NULL, **grown;
-	struct budget b = { .tools = tool_dirs, .deadline_ms = mono_ms() + budget_ms };
+	struct budget b = { .tools = tool_dirs, .deadline_ms = mono_ms() + budget_ms,
+			    .next = next && next[0] ? next : NULL };
 	size_t n = 0, i;
 	struct dirent *e;
 	DIR *d;
@@ -130,11 +134,13 @@ void status_initrd_scan(const char *boot_dir, const char *only, const char *tool
 	s->nr_initrd = s->initrd_more = 0;
 	if (only) {
 		judge(s, only, "", &b);
+		judge_next(s, &b, 1);
 		return;
 	}
 	d = opendir(boot_dir);
 	if (!d) {
 		s->boot_err = -errno;
+		judge_next(s, &b, 0);
 		return;
 	}
 	while ((e = readdir(d)) && n < 4 * STATUS_INITRD_MAX) {
@@ -158,6 +164,5 @@ void status_initrd_scan(const char *boot_dir, const char *only, const char *tool
 		free(names[i]);
 	}
 	free(names);
-	if (n == 0)
-		judge_running(boot_dir, s, &b);
+	judge_next(s, &b, 0);
 }

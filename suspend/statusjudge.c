@@ -44,8 +44,55 @@ static int judge_kernel(struct status *s)
 	return 0;
 }
 
+/**
+ * status_conf_words() - why the next boot's RESUME= gave no area, in words
+ * for "no swap area is named ...; <words>"; "" when it was not asked
+ */
+const char *status_conf_words(const struct status *s, char *buf, size_t len)
+{
+	const char *v = s->conf.rep.resume_conf;
+
+	buf[0] = '\0';
+	if (!s->by_conf)
+		return buf;
+	switch (s->conf_res) {
+	case CONFAREA_UNREAD:
+		if (s->conf.err == -ENOENT && !s->conf.path[0])
+			snprintf(buf, len, "no initramfs found for the next boot, for its RESUME=");
+		else
+			snprintf(buf, len, "the next boot's initramfs cannot be read for its "
+				 "RESUME= (%s)", msg_errname(s->conf.err));
+		break;
+	case CONFAREA_NOT_ITOOLS:
+		snprintf(buf, len, "the next boot's initramfs has no torpor hook of "
+			 "initramfs-tools, the only one that reads RESUME=");
+		break;
+	case CONFAREA_UNSET:
+		snprintf(buf, len, "no RESUME= in the initramfs");
+		break;
+	case CONFAREA_NONE:
+		snprintf(buf, len, "RESUME=none in the initramfs");
+		break;
+	case CONFAREA_UNSURE:
+		snprintf(buf, len, "the initramfs's RESUME= cannot be read here");
+		break;
+	case CONFAREA_NOT_NAME:
+		snprintf(buf, len, "the initramfs's RESUME=%s is no device name", v);
+		break;
+	case CONFAREA_NO_OFFSET:
+		snprintf(buf, len, "the initramfs's RESUME=%s names swap file '%s', and the kernel "
+			 "command line has no resume_offset=", v, s->conf.target.swap_path);
+		break;
+	default:
+		break;	/* the command line decides, or an area was named */
+	}
+	return buf;
+}
+
 static int judge_area(struct status *s)
 {
+	char why[STATUS_TEXT_MAX];
+
 	if (s->area_err == 0)
 		return 0;
 	if (s->area_err == -EACCES && !s->is_root)
@@ -61,7 +108,8 @@ static int judge_area(struct status *s)
 			       "('sudo torpor-suspend --print-cmdline' prints it), rebuild the "
 			       "initramfs and reboot",
 			       "no swap area is named for the image: no resume= on the kernel "
-			       "command line, no resume in torpor.conf");
+			       "command line, no resume in torpor.conf%s%s",
+			       status_conf_words(s, why, sizeof(why))[0] ? ", " : "", why);
 	if (s->image_file && s->area_err == -ENOENT)
 		return problem(s, "make it with 'sudo torpor-suspend --setup-image-file'",
 			       "the image file '%s' does not exist", s->image_file);
@@ -177,7 +225,10 @@ static int judge_unread(struct status *s)
 
 	if (s->is_root)
 		return 0;
-	if (s->area_err == -EACCES)
+	if (s->area_err == -EACCES && !s->spec[0] && s->by_conf)
+		at += snprintf(what + at, sizeof(what) - (size_t)at, "which area the initramfs's "
+			       "RESUME= names, ");
+	else if (s->area_err == -EACCES)
 		at += snprintf(what + at, sizeof(what) - (size_t)at, "where the %s lies, ",
 			       s->image_file ? "image file" : "swap file");
 	at += snprintf(what + at, sizeof(what) - (size_t)at, "the image on the area");

@@ -78,9 +78,10 @@ static void say_formats(char *buf, size_t len, uint64_t f)
 static void print_area(FILE *f, const struct status *s)
 {
 	const struct hib_target *t = &s->area;
-	char p[PATH_MAX], spec[sizeof(s->spec)];
+	char p[PATH_MAX], spec[sizeof(s->spec)], why[STATUS_TEXT_MAX];
 
 	fprintf(f, LABEL, "next hibernation writes:");
+	clean(status_conf_words(s, why, sizeof(why)), p, sizeof(p));
 	if (s->area_err == 0 && s->image_file)
 		fprintf(f, "%s (image file on %s, page %" PRIu64 ")\n",
 			clean(t->swap_path, p, sizeof(p)), t->dev_name, t->offset_pages);
@@ -91,7 +92,10 @@ static void print_area(FILE *f, const struct status *s)
 		fprintf(f, "%s (swap partition, %s)\n", t->dev_name, s->spec_from);
 	else if (s->area_err == -EINVAL && !s->image_file)
 		fprintf(f, "nothing (no resume= on the kernel command line, no resume in "
-			"torpor.conf)\n");
+			"torpor.conf%s%s)\n", p[0] ? ", " : "", p);
+	else if (s->area_err == -EACCES && !s->is_root && !s->spec[0])
+		fprintf(f, "unknown (the initramfs's RESUME= may name it: run as root to read "
+			"initramfs '%s')\n", clean(s->conf.path, p, sizeof(p)));
 	else if (s->area_err == -EACCES && !s->is_root)
 		fprintf(f, "%s (%s; run as root to see where it lies)\n",
 			clean(s->spec, spec, sizeof(spec)), s->image_file ? "image file" : s->spec_from);
@@ -107,7 +111,7 @@ static void print_next_boot(FILE *f, const struct status *s)
 {
 	const struct torpor_cmdline *cl = &s->nb.cl;
 	int known = s->area_err == 0;
-	char v[sizeof(cl->resume)];
+	char v[sizeof(cl->resume)], c[sizeof(s->conf_from)];
 
 	fprintf(f, LABEL, "next boot reads:");
 	if (s->cmdline_err)
@@ -121,8 +125,12 @@ static void print_next_boot(FILE *f, const struct status *s)
 		fprintf(f, "resume=%s (on the kernel command line)%s\n",
 			clean(cl->resume, v, sizeof(v)), known ? "   DIFFERS" : "");
 	else if (s->next_by_conf)
-		fprintf(f, "%s (RESUME= in the initramfs, initramfs-tools)   agrees\n",
-			s->area.dev_name);
+		fprintf(f, "%s (%s)   agrees\n", s->area.dev_name,
+			clean(s->conf_from, c, sizeof(c)));
+	else if (s->by_conf && s->conf_res == CONFAREA_UNREAD && s->conf.err == -EACCES &&
+		 !s->is_root)
+		fprintf(f, "unknown (no resume= on the kernel command line; run as root to read "
+			"the initramfs's RESUME=)\n");
 	else
 		fprintf(f, "nothing (no resume= on the kernel command line)%s\n",
 			known ? "   DIFFERS" : "");

@@ -5,6 +5,6 @@
 
 #include "hibernate.h"
 
-int usercheck_run(const struct hib_opts *o, const char *image_file);
+int usercheck_run(struct hib_opts *o, const char *image_file);
 
 #endif

@@ -51,6 +51,11 @@ printf '#!/bin/sh\necho "$*" >"%s/args"\nexit 0\n' "$t" >"$t/args.sh"
 chmod 755 "$t/args.sh"
 TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/args.sh sh "$bc" >/dev/null 2>&1
 check "build-check: runs --check --no-initramfs" '[ "$(cat "$t/args" 2>/dev/null)" = "--check --no-initramfs" ]'
+# initramfs-tools' hook names the tree it builds: its RESUME= names the area
+rm -f "$t/args"
+TORPOR_BUILD_CHECK=force TORPOR_SUSPEND_BIN=$t/args.sh sh "$bc" "$t/dest tree" >/dev/null 2>&1
+check "build-check DIR: runs --check --no-initramfs --initramfs-tree=DIR" \
+	'[ "$(cat "$t/args" 2>/dev/null)" = "--check --no-initramfs --initramfs-tree=$t/dest tree" ]'
 run_bc TORPOR_BUILD_CHECK=0 TORPOR_SUSPEND_BIN="$t/bad"
 check "build-check: TORPOR_BUILD_CHECK=0: status 0, nothing said" \
 	'[ "$rc" = 0 ] && [ -z "$out" ]'
@@ -106,6 +111,15 @@ if [ -f /usr/share/initramfs-tools/hook-functions ]; then
 				'[ "$rc" = 0 ] && [ -z "$out" ]'
 		fi
 	done
+	# the check is given the tree being built ($DESTDIR), whose RESUME= it reads
+	printf '#!/bin/sh\necho "$*" >"%s/hook-args"\nexit 0\n' "$t" >"$t/check-args"
+	chmod 755 "$t/check-args"
+	DESTDIR=$t/dest verbose=n TORPOR_RESUME_BIN=$t/good TORPOR_BUILD_CHECK_BIN=$t/check-args \
+		sh "$b/hook/hooks/torpor" >/dev/null 2>&1
+	check "initramfs-tools: the check is given \$DESTDIR, the image being built" \
+		'[ "$(cat "$t/hook-args" 2>/dev/null)" = "$t/dest" ]'
+	check "initramfs-tools: the hook runs after hooks/resume (PREREQ), whose RESUME= it reads" \
+		'[ "$(sh "$b/hook/hooks/torpor" prereqs)" = resume ]'
 else
 	not_ok "initramfs-tools: no /usr/share/initramfs-tools/hook-functions (sh tests/deps.sh hooks)"
 fi

@@ -7,6 +7,9 @@
 # ordinary user could not, so this is safe on the build host.  Needs root itself
 # (to drop to nobody with setpriv); as an ordinary user it runs the binary directly.
 # --status, for any user, is read only: the same harness runs it as nobody.
+# Where only the initramfs's RESUME= names the area (Debian's installer state),
+# both read it from an initramfs the user can read, and say that only root can
+# know the area when it is private (initramfs-tools with UMASK=0077, dracut).
 bin=${TORPOR_SUSPEND:-build/torpor-suspend}
 # shellcheck disable=SC2034 # n and failed are tap.sh's
 n=0 failed=0
@@ -109,5 +112,61 @@ if command -v python3 >/dev/null 2>&1; then
 	fi
 fi
 [ "$failed" -eq 0 ] || printf '%s\n' "$out" | sed 's/^/# /'
+
+# an initramfs-tools image of torpor's, RESUME=UUID= of a device that is not here
+libexec=$(sed -n 's/^LIBEXECDIR=\([^ ]*\).*/\1/p' "$(dirname "$bin")/install-vars" 2>/dev/null)
+format=$(sed -n 's/^#define TORPOR_FORMAT_VERSION[[:space:]]*\([0-9]*\).*/\1/p' core/image.h)
+uuid=0a1b2c3d-0000-4000-8000-00000000beef
+if [ -z "$libexec" ] || ! command -v cpio >/dev/null 2>&1; then
+	not_ok "RESUME= cases: build/install-vars and cpio are there"
+elif grep -Eq '(^| )(resume=|noresume)' /proc/cmdline; then
+	ok "RESUME= cases # SKIP this host's command line names the resume device"
+else
+	i=$t/img
+	mkdir -p "$i$libexec" "$i/scripts/local-top" "$i/conf/conf.d"
+	printf 'x torpor-resume image-format=%s\0' "$format" >"$i$libexec/torpor-resume"
+	printf '#!/bin/sh\ntorpor=%s/torpor-resume\n' "$libexec" >"$i/scripts/local-top/torpor"
+	chmod 755 "$i$libexec/torpor-resume" "$i/scripts/local-top/torpor"
+	echo 'MODULES=most' >"$i/conf/initramfs.conf"
+	echo "RESUME=UUID=$uuid" >"$i/conf/conf.d/resume"
+	(cd "$i" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$t/open.cpio"
+	chmod 644 "$t/open.cpio"
+	out=$("$@" --config="$t/empty.conf" --check --initramfs="$t/open.cpio" 2>&1)
+	if printf '%s\n' "$out" | grep -q "the initramfs's RESUME=UUID=$uuid (conf/conf.d/resume in initramfs '$t/open.cpio') names no device here"; then
+		ok "--check as an ordinary user: reads the RESUME= of an initramfs it can read"
+	else
+		not_ok "--check as an ordinary user: reads the RESUME= of an initramfs it can read"
+		printf '%s\n' "$out" | sed 's/^/# /'
+	fi
+	out=$("$@" --config="$t/empty.conf" --status --initramfs="$t/open.cpio" 2>&1)
+	if printf '%s\n' "$out" | grep -q "^next hibernation writes:  UUID=$uuid (RESUME= in the initramfs's conf/conf.d/resume): "; then
+		ok "--status as an ordinary user: the area RESUME= names, said where it came from"
+	else
+		not_ok "--status as an ordinary user: the area RESUME= names, said where it came from"
+		printf '%s\n' "$out" | sed 's/^/# /'
+	fi
+	if [ "$(id -u)" -eq 0 ]; then
+		cp "$t/open.cpio" "$t/private.cpio"
+		chmod 600 "$t/private.cpio"
+		out=$("$@" --config="$t/empty.conf" --check --initramfs="$t/private.cpio" 2>&1)
+		if printf '%s\n' "$out" | grep -q "^torpor: warning: which area to hibernate into is not known: .* initramfs '$t/private.cpio', whose RESUME= may, is readable by root only$" &&
+			printf '%s\n' "$out" | grep -q "not checked, as they need root: .*the resume device the initramfs's RESUME= names" &&
+			! printf '%s\n' "$out" | grep -q "no resume device"; then
+			ok "--check as an ordinary user: an initramfs only root reads: the area needs root, said so"
+		else
+			not_ok "--check as an ordinary user: an initramfs only root reads: the area needs root, said so"
+			printf '%s\n' "$out" | sed 's/^/# /'
+		fi
+		out=$("$@" --config="$t/empty.conf" --status --initramfs="$t/private.cpio" 2>&1)
+		if printf '%s\n' "$out" | grep -q "^next hibernation writes:  unknown (the initramfs's RESUME= may name it: run as root to read initramfs '$t/private.cpio')$"; then
+			ok "--status as an ordinary user: an initramfs only root reads: the area unknown"
+		else
+			not_ok "--status as an ordinary user: an initramfs only root reads: the area unknown"
+			printf '%s\n' "$out" | sed 's/^/# /'
+		fi
+	else
+		ok "an initramfs only root reads # SKIP needs root, to drop to nobody"
+	fi
+fi
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -7,7 +7,12 @@
  * on the command line).  Not taken: RESUME=none, unset, unsure or no device
  * name, a device that is no active swap area, a swap file without
  * resume_offset=, an image without initramfs-tools' hook; resume= on the
- * command line wins, and noresume reads nothing.
+ * command line wins, and noresume reads nothing.  torpor-suspend --status
+ * agrees: in Debian's installer state (RESUME= only) the next hibernation
+ * writes the area RESUME= names, the next boot reads it, and it is ready.  The
+ * build check reads the same RESUME= in the tree mkinitramfs is building
+ * (initramfstree.c): taken, the last conf.d file winning as in /init, and not
+ * taken without torpor's boot script.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,9 +23,12 @@
 #include <unistd.h>
 
 #include "confarea.h"
+#include "decompress.h"
 #include "devname.h"
 #include "fakesysfs.h"
 #include "image.h"
+#include "initramfstree.h"
+#include "status.h"
 #include "tap.h"
 #include "target.h"
 
@@ -28,7 +36,12 @@
 #define U_PART	"5c0ffee0-1111-4222-8333-444455558888"	/* a swap partition (udev's link) */
 #define U_DISK	"5c0ffee0-1111-4222-8333-444455557777"	/* a device with no swap on it */
 
-static const char *bin = "/usr/lib/torpor/torpor-resume";
+#ifndef LIBEXECDIR
+#define LIBEXECDIR "/usr/local/lib/torpor"
+#endif
+
+/* where torpor-resume is installed: --status looks for it there (statusinitrd.c) */
+static const char *bin = LIBEXECDIR "/torpor-resume";
 
 static void sh(const char *cmd)
 {
@@ -62,8 +75,9 @@ static void image(const char *name, int hook, const char *conf)
 
 	snprintf(cmd, sizeof(cmd),
 		 "t=%s/%s && rm -rf $t && mkdir -p $t/usr/lib/torpor $t/conf/conf.d && "
-		 "ln -s usr/lib $t/lib && echo 'MODULES=most' >$t/conf/initramfs.conf && "
-		 "printf 'x%s\\0y' >$t%s && chmod 755 $t%s", root, name,
+		 "ln -s usr/lib $t/lib && mkdir -p $t$(dirname %s) && "
+		 "echo 'MODULES=most' >$t/conf/initramfs.conf && "
+		 "printf 'x%s\\0y' >$t%s && chmod 755 $t%s", root, name, bin,
 		 TORPOR_RESUME_MARKER, bin, bin);
 	sh(cmd);
 	if (hook) {
@@ -92,6 +106,152 @@ static enum confarea_result find(const char *line, const char *name, struct conf
 	snprintf(path, sizeof(path), "%s/%s.cpio", root, name);
 	put_text("cmdline", line);
 	return confarea_find(cmdline, path, bin, a);
+}
+
+static void put_status(struct status *s, char **text)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(text, &len);
+
+	if (!f)
+		die("open_memstream");
+	status_print(f, s, 0);
+	fclose(f);
+}
+
+/*
+ * Tree @name as mkinitramfs has it when its hooks run: conf/initramfs.conf,
+ * conf/conf.d/resume holding @conf, torpor's boot script naming @script_bin
+ * (NULL: none); then the area its RESUME= names, with command line @line
+ */
+static enum confarea_result tree(const char *name, const char *conf, const char *script_bin,
+				 const char *line, struct confarea *a)
+{
+	char cmd[2048], cmdline[300];
+	int r;
+
+	snprintf(cmd, sizeof(cmd), "t=%s/%s && rm -rf $t && mkdir -p $t/conf/conf.d "
+		 "$t/scripts/local-top && echo 'MODULES=most' >$t/conf/initramfs.conf && "
+		 "printf '%%s\\n' '%s' >$t/conf/conf.d/resume", root, name, conf);
+	sh(cmd);
+	if (script_bin) {
+		snprintf(cmd, sizeof(cmd), "t=%s/%s && printf '#!/bin/sh\\ntorpor=%s\\n' "
+			 ">$t/scripts/local-top/torpor && chmod 755 $t/scripts/local-top/torpor",
+			 root, name, script_bin);
+		sh(cmd);
+	}
+	snprintf(cmdline, sizeof(cmdline), "%s/cmdline", root);
+	put_text("cmdline", line);
+	memset(a, 0, sizeof(*a));
+	snprintf(a->path, sizeof(a->path), "%s/%s", root, name);
+	r = initramfs_tree_read(a->path, bin, &a->rep);
+	return confarea_take(cmdline, r, a);
+}
+
+static void test_tree(const char *line, const char *swapfile, dev_t fs)
+{
+	struct confarea *a = calloc(1, sizeof(*a));
+	enum confarea_result r;
+	char cmd[600];
+
+	if (!a)
+		die("calloc");
+	r = tree("tree", "RESUME=UUID=" U_FS, bin, line, a);
+	tap_ok(r == CONFAREA_FOUND && !strcmp(a->spec, "UUID=" U_FS) && a->target.dev == fs &&
+	       !strcmp(a->target.swap_path, swapfile) &&
+	       !strcmp(a->rep.resume_conf_file, "conf/conf.d/resume"),
+	       "tree: the RESUME= of the image being built names the active swap area: taken (%d)",
+	       r);
+	/* hooks/resume's zz-resume-auto comes after resume in name order: /init takes it */
+	put_text("tree/conf/conf.d/zz-resume-auto", "RESUME=UUID=" U_DISK "\n");
+	snprintf(cmd, sizeof(cmd), "%s/cmdline", root);
+	r = confarea_take(cmd, initramfs_tree_read(a->path, bin, &a->rep), a);
+	tap_ok(r == CONFAREA_NOT_SWAP && !strcmp(a->rep.resume_conf_file,
+						  "conf/conf.d/zz-resume-auto"),
+	       "tree: the last conf.d file's RESUME= wins, as in /init (%d, %s)", r,
+	       a->rep.resume_conf_file);
+	r = tree("noscript", "RESUME=UUID=" U_FS, NULL, line, a);
+	tap_ok(r == CONFAREA_NOT_ITOOLS,
+	       "tree: no torpor boot script to read RESUME=: not taken (%d)", r);
+	r = tree("otherbin", "RESUME=UUID=" U_FS, "/opt/elsewhere/torpor-resume", line, a);
+	tap_ok(r == CONFAREA_NOT_ITOOLS,
+	       "tree: a boot script running another torpor-resume: not taken (%d)", r);
+	r = tree("treenone", "RESUME=none", bin, line, a);
+	tap_ok(r == CONFAREA_NONE, "tree: RESUME=none: not taken (%d)", r);
+	memset(a, 0, sizeof(*a));
+	snprintf(a->path, sizeof(a->path), "%s/absent", root);
+	r = confarea_take(cmd, initramfs_tree_read(a->path, bin, &a->rep), a);
+	tap_ok(r == CONFAREA_UNREAD && a->err == -ENOENT,
+	       "tree: a tree that is not there: nothing taken (%d, %d)", r, a->err);
+	free(a);
+}
+
+/* status_collect() as torpor-suspend --status calls it when nothing names the area */
+static void collect(const struct status_env *env, const struct hib_opts *o, struct status *s)
+{
+	status_collect(env, o, "resume= on the kernel command line", NULL, s);
+	/* this host may have no /dev/snapshot: the rest is judged as where it has one */
+	s->snapshot_err = 0;
+	status_judge(s);
+}
+
+/*
+ * torpor-suspend --status with command line @line, nothing else naming the
+ * area, and the next boot's initramfs @name.cpio (torpor.conf's initramfs):
+ * the area RESUME= names, told as such, agreed with, and ready
+ */
+static void test_status(const char *line, const char *swapfile)
+{
+	struct status_env env = { .unit_root = root, .logind_timeout_ms = 5000,
+				  .decompress_path = DECOMPRESS_PATH, .boot_dir = root,
+				  .initrd_budget_ms = STATUS_INITRD_BUDGET_MS, .is_root = 1 };
+	struct status *s = calloc(1, sizeof(*s));
+	char cmdline[300], busctl[300], want[600], *text = NULL;
+	struct hib_opts o;
+
+	if (!s)
+		die("calloc");
+	snprintf(cmdline, sizeof(cmdline), "%s/cmdline", root);
+	snprintf(busctl, sizeof(busctl), "%s/busctl", root);
+	env.cmdline = cmdline;
+	env.busctl = busctl;
+	put_text("cmdline", line);
+	put_text("busctl", "#!/bin/sh\necho 's \"yes\"'\n");
+	snprintf(want, sizeof(want), "chmod 755 %s", busctl);
+	sh(want);
+	put_text("usr/lib/systemd/system/systemd-hibernate.service.d/torpor.conf",
+		 "[Service]\nExecStart=\nExecStart=/usr/lib/torpor/torpor-sleep hibernate\n");
+	memset(&o, 0, sizeof(o));
+	snprintf(o.initramfs, sizeof(o.initramfs), "%.200s/uuid.cpio", root);
+	collect(&env, &o, s);
+	put_status(s, &text);
+	snprintf(want, sizeof(want), "next hibernation writes:  %s (swap file on ", swapfile);
+	tap_ok(s->area_err == 0 && !strcmp(s->spec, "UUID=" U_FS) && s->area.is_file &&
+	       !strcmp(s->area.swap_path, swapfile) && strstr(text, want) &&
+	       strstr(text, "RESUME= in the initramfs's conf/conf.d/resume)\n"),
+	       "status: nothing but RESUME= names the area: the next hibernation writes it, "
+	       "and says it came from the initramfs's RESUME= (%d)", s->area_err);
+	tap_ok(s->next == NEXTBOOT_UNNAMED && s->next_by_conf &&
+	       strstr(text, "next boot reads:          ") &&
+	       strstr(text, " (RESUME= in the initramfs's conf/conf.d/resume)   agrees\n"),
+	       "status: the next boot reads the same area, from RESUME=: agrees");
+	tap_ok(s->ready && strstr(text, "ready:                    yes\n"),
+	       "status: Debian's installer state, RESUME= only: ready (%s)", s->problem);
+	if (!s->ready || !s->next_by_conf || s->area_err)
+		printf("# %s", text);
+	free(text);
+	text = NULL;
+	/* RESUME=none: no area, and the lines say why */
+	image("none", 1, "RESUME=none");
+	snprintf(o.initramfs, sizeof(o.initramfs), "%.200s/none.cpio", root);
+	collect(&env, &o, s);
+	put_status(s, &text);
+	tap_ok(s->area_err == -EINVAL && !s->ready &&
+	       strstr(text, "torpor.conf, RESUME=none in the initramfs)\n") &&
+	       strstr(s->problem, "RESUME=none in the initramfs"),
+	       "status: RESUME=none: no area, and says why (%s)", s->problem);
+	free(text);
+	free(s);
 }
 
 int main(void)
@@ -194,6 +354,8 @@ int main(void)
 	r = find(line, "nohook", a);
 	tap_ok(r == CONFAREA_NOT_ITOOLS,
 	       "confarea: no initramfs-tools hook runs torpor-resume: RESUME= not taken (%d)", r);
+	test_status(line, swapfile);
+	test_tree(line, swapfile, fs);
 	r = find("root=/dev/vda\n", "missing", a);
 	tap_ok(r == CONFAREA_UNREAD && a->err == -ENOENT,
 	       "confarea: the initramfs cannot be read: nothing taken (%d, %d)", r, a->err);

@@ -592,6 +592,39 @@ static void test_states(void)
 	     "torpor: hint: run 'sudo torpor status'", NULL);
 }
 
+/*
+ * An ordinary user, nothing but the initramfs's RESUME= to name the area, and
+ * the initramfs readable by root only (UMASK=0077, dracut's 0600): which area
+ * is not known, and said so, never "nothing"
+ */
+static void test_conf_unread(void)
+{
+	struct status s;
+
+	set_up(&s);
+	s.is_root = 0;
+	s.spec[0] = s.nb.cl.resume[0] = '\0';
+	s.area_err = -EACCES;
+	s.next = NEXTBOOT_UNNAMED;
+	s.by_conf = 1;
+	s.conf_res = CONFAREA_UNREAD;
+	s.conf.err = -EACCES;
+	snprintf(s.conf.path, sizeof(s.conf.path), "/boot/initrd.img-6.12.118+deb13-amd64");
+	s.image.state = STATUS_IMAGE_UNREAD;
+	s.image.err = -EACCES;
+	s.initrd[0].err = -EACCES;
+	status_judge(&s);
+	tap_ok(!s.ready && strstr(s.problem, "run as root to see which area the initramfs's "
+				  "RESUME= names, the image on the area, the initramfs files"),
+	       "status: an ordinary user, RESUME= in an initramfs only root reads: not known (%s)",
+	       s.problem);
+	says(&s, "ordinary user, RESUME= unread",
+	     "next hibernation writes:  unknown (the initramfs's RESUME= may name it: run as "
+	     "root to read initramfs '/boot/initrd.img-6.12.118+deb13-amd64')\n",
+	     "next boot reads:          unknown (no resume= on the kernel command line; run as "
+	     "root to read the initramfs's RESUME=)\n", NULL);
+}
+
 /* the first problem of a setup ready but for @change */
 static const char *first(void (*change)(struct status *))
 {
@@ -789,7 +822,7 @@ static void test_initrd_budget(void)
 	signal(SIGALRM, on_alarm_slow);
 	alarm(30);
 	t0 = (long long)time(NULL);
-	status_initrd_scan(boot, NULL, tools, 600, s);
+	status_initrd_scan(boot, NULL, NULL, tools, 600, s);
 	alarm(0);
 	signal(SIGALRM, SIG_DFL);
 	for (i = 1; i < s->nr_initrd; i++)
@@ -902,6 +935,7 @@ int main(void)
 	test_image();
 	test_image_bounded();
 	test_states();
+	test_conf_unread();
 	test_problems();
 	test_logind();
 	test_collect();
