@@ -12,14 +12,20 @@
 # systemctl hibernate runs torpor and powers off with torpor's signature at the
 # file's first page.  Boot 3: the initramfs restores it: the same boot id, the
 # workload's token, memory and PID, the unit succeeded, the hooks ran once each,
-# zram is active and nothing else is swap (the file is not), CanHibernate still yes.
+# zram is active and nothing else is swap (the file is not), CanHibernate still yes;
+# then it hibernates once more.  Boot 4 boots the initramfs from before torpor was
+# installed (as an old kernel's entry would), which leaves the image alone.
+# `torpor status`, as root and as nobody: boot 1 before the setup: not ready, why,
+# and the fix; boot 2: ready, the image file, systemctl hibernate and logind's yes
+# (nobody: the image and logind's answer need root); boot 4: the image on disk,
+# its size, age and kernel (root only).
 . "$(dirname "$0")/lib.sh"
 . "$QDIR/lib-debian.sh"
 
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
-TEST_DESCRIPTION="zram only, the image-file recipe: logind's CanHibernate says yes, systemctl hibernate runs torpor, the file is no swap after"
+TEST_DESCRIPTION="zram only, the image-file recipe: logind's CanHibernate says yes, systemctl hibernate runs torpor, the file is no swap after; torpor status before, set up, with an image"
 # only the .deb is installed: build/'s binaries are not used
 # shellcheck disable=SC2034 # read by lib.sh
 TEST_NEEDS_TORPOR=0
@@ -29,7 +35,7 @@ test_setup() {
 }
 
 test_run() {
-	sd_zram_imagefile
+	sd_zram_imagefile stale
 }
 
 test_main

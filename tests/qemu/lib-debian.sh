@@ -174,6 +174,9 @@ sd_setup() {
 	rm -rf "$_r"
 	cp -a "$_tree" "$_r" || return 1
 	cp "$_deb" "$_r/tmp/torpor.deb" || return 1
+	# the initramfs as it was before torpor: for a boot without torpor (73)
+	set -- "$_r"/boot/initrd.img-*
+	cp "$1" "$T/initrd-stock.img" || return 1
 	# dpkg -i runs initramfs-tools' trigger: the guest's initramfs gets torpor's hook
 	if ! in_chroot "$_r" dpkg -i /tmp/torpor.deb >"$T/dpkg.log" 2>&1; then
 		sed 's/^/# dpkg: /' "$T/dpkg.log"
@@ -226,11 +229,12 @@ sd_setup() {
 
 # sd_boot N [PARAMS...]: boot the guest's own kernel and initramfs, keeping what
 # it writes; PARAMS go on the kernel command line (torpor_sd_test=MODE: what the
-# guest driver does, default hibernate); SD_TIMEOUT bounds it (default 420 s)
+# guest driver does, default hibernate); SD_TIMEOUT bounds it (default 420 s);
+# SD_INITRD is another initramfs to boot (default the guest's own)
 sd_boot() {
 	_sdn=$1
 	shift
-	BOOT_KERNEL=$T/vmlinuz BOOT_INITRD=$T/initrd.img BOOT_ROOT_OPTS='' BOOT_TIMEOUT=${SD_TIMEOUT:-420} \
+	BOOT_KERNEL=$T/vmlinuz BOOT_INITRD=${SD_INITRD:-$T/initrd.img} BOOT_ROOT_OPTS='' BOOT_TIMEOUT=${SD_TIMEOUT:-420} \
 		BOOT_CMDLINE="console=ttyS0 panic=-1 root=/dev/vda rw $SD_RESUME" \
 		boot "$_sdn" "${@:-torpor_sd_test=hibernate}"
 }
@@ -274,8 +278,16 @@ sd_bypass() {
 	fi
 }
 
-# sd_zram_imagefile: the scenario of 73 (Debian 13) and 74 (Debian 12); 73 says what it proves
+# sd_status_lines N LABEL: what torpor status printed in boot N, for the log
+sd_status_lines() {
+	sed -n "s/^[^ ]* guest: $2: /## $2: /p" "$T/boot$1.console"
+}
+
+# sd_zram_imagefile [stale]: the scenario of 73 (Debian 13) and 74 (Debian 12); 73
+# says what it proves.  With stale, the restored system hibernates once more and
+# a boot with the initramfs from before torpor runs torpor status
 sd_zram_imagefile() {
+	_stale=${1:-}
 	# a fresh system: no resume= on the command line yet
 	SD_RESUME=
 	# update-initramfs alone took 130-230 s of TCG on a busy 2-core machine
@@ -286,6 +298,13 @@ sd_zram_imagefile() {
 	expect 1 zram-active "other-swaps 0" "can-hibernate-before na" "setup-exit 0" "update-initramfs 0" poweroff
 	sd_bypass 1 logind-env-before no
 	note "$DEBIAN_NAME, zram only, nothing set up: CanHibernate $(marker_arg 1 can-hibernate-before)"
+	# torpor status before the setup: not ready, and why, for root and for anyone
+	expect 1 "status-before 1" "status-before-user 1"
+	expect_line 1 '^guest: status-before: ready: +no: no swap area is named for the image' \
+		"torpor status says why it is not ready"
+	expect_line 1 '^guest: status-before: torpor: hint: ' "torpor status gives the fix"
+	expect_line 1 '^guest: status-before-user: ready: +no: ' "torpor status as nobody"
+	sd_status_lines 1 status-before
 	_cmd=$(marker_arg 1 cmdline)
 	_page=${_cmd##*resume_offset=}
 	case $_cmd in
@@ -304,10 +323,25 @@ sd_zram_imagefile() {
 	fi
 
 	SD_RESUME=$_cmd
-	sd_boot 2 torpor_sd_test=zram
+	sd_boot 2 torpor_sd_test=zram ${_stale:+torpor_sd_stale=1}
 	note_boot 2
 	sd_guest_lines 2
 	expect 2 "can-hibernate yes" "check-exit 0" "hibernate-requested 0"
+	# torpor status set up: ready, for root
+	expect 2 "status-ready 0"
+	expect_line 2 '^guest: status-ready: ready: +yes$' "torpor status: ready"
+	expect_line 2 '^guest: status-ready: next hibernation writes: +/var/lib/torpor/image ' \
+		"torpor status names the image file"
+	expect_line 2 '^guest: status-ready: image now: +none' "torpor status: no image yet"
+	expect_line 2 '^guest: status-ready: systemctl hibernate: +torpor ' "torpor status: systemctl hibernate goes to torpor"
+	expect_line 2 '^guest: status-ready: logind CanHibernate: +yes' "torpor status: logind says yes"
+	# an ordinary user: what needs root is said to (this guest has no polkit)
+	expect_line 2 '^guest: status-ready-user: image now: +unknown \(run as root to see it\)' \
+		"torpor status as nobody: the image needs root"
+	expect_line 2 '^guest: status-ready-user: logind CanHibernate: +unknown: logind refuses to tell this user' \
+		"torpor status as nobody: logind's refusal, not 'no D-Bus'"
+	sd_status_lines 2 status-ready
+	sd_status_lines 2 status-ready-user
 	expect_not 2 after-sleep fresh-boot-after-hibernate workload-failed
 	note "$DEBIAN_NAME, image file set up: CanHibernate $(marker_arg 2 can-hibernate)"
 	if [ "$(sd_file_sig "$_page")" = S2SUSPEND ]; then
@@ -325,13 +359,35 @@ sd_zram_imagefile() {
 	expect_line 3 'torpor: image loaded in .*, restoring' "torpor-resume restored in the initramfs"
 	expect 3 "after-sleep $_id" "hibernate-unit success" "token-ok ${_wl#* }" \
 		"workload-pid ${_wl%% *}" "hooks pre=1 post=1" zram-active-after "other-swaps-after 0" \
-		"can-hibernate-after yes" poweroff
+		"can-hibernate-after yes"
 	expect_not 3 fresh-boot-after-hibernate no-post-hook token-bad sd-test-start
 	sd_bypass 3 logind-env yes
-	if [ "$(sd_file_sig "$_page")" = SWAPSPACE2 ]; then
-		echo "ok: the image file's first page is SWAPSPACE2 again after the restore"
-	else
-		fail "the image file's first page says '$(sd_file_sig "$_page")' after the restore, expected SWAPSPACE2"
+	if [ -z "$_stale" ]; then
+		expect 3 poweroff
+		if [ "$(sd_file_sig "$_page")" = SWAPSPACE2 ]; then
+			echo "ok: the image file's first page is SWAPSPACE2 again after the restore"
+		else
+			fail "the image file's first page says '$(sd_file_sig "$_page")' after the restore, expected SWAPSPACE2"
+		fi
+		return
 	fi
+	# hibernated once more; a boot whose initramfs has no torpor finds the image
+	expect 3 "hibernate-again 0"
+	expect_not 3 after-sleep-again poweroff
+	if [ "$(sd_file_sig "$_page")" = S2SUSPEND ]; then
+		echo "ok: torpor's signature S2SUSPEND at the image file's first page after the second hibernation"
+	else
+		fail "the image file's first page says '$(sd_file_sig "$_page")' after the second hibernation, expected S2SUSPEND"
+	fi
+	SD_INITRD=$T/initrd-stock.img sd_boot 4 torpor_sd_test=stale-status
+	note_boot 4
+	expect 4 "stale-boot" "status-stale 0" "status-stale-user 1" poweroff
+	expect_not 4 after-sleep-again
+	expect_line 4 '^guest: status-stale: image now: +torpor image, [0-9]+ MiB, written .* ago by kernel [^ ]+' \
+		"torpor status as root sees the image, its size, age and kernel"
+	expect_line 4 '^guest: status-stale-user: image now: +unknown \(run as root to see it\)' \
+		"only root reads the image"
+	sd_status_lines 4 status-stale
+	sd_status_lines 4 status-stale-user
 }
 
