@@ -72,12 +72,13 @@ echo "systemd-sleep \$* \${SYSTEMD_SLEEP_ACTION:-}" >>"$t/calls"
 exit 3
 EOF
 chmod 0755 "$t/sd/lib/systemd-sleep"
+echo '[platform] shutdown reboot suspend test_resume' >"$t/disk"
 
 sleep_run() {
 	rm -f "$t/calls" "$t/checks"
 	TORPOR_SUSPEND=$t/torpor-suspend TORPOR_SLEEP_DIRS="$t/usr $t/lib" \
 		TORPOR_SLEEP_CONF=$t/sleep.conf TORPOR_SLEEP_CONF_DIRS=$t/conf.d TORPOR_RTC=$t/rtc \
-		TORPOR_SYSTEMD_SLEEP_DIRS=${SD_DIRS:-"$t/sd/usr $t/sd/lib"} \
+		TORPOR_SYSTEMD_SLEEP_DIRS=${SD_DIRS:-"$t/sd/usr $t/sd/lib"} TORPOR_SYS_POWER_DISK=$t/disk \
 		sh "$top/systemd/torpor-sleep" "$@" >"$t/log" 2>&1
 }
 
@@ -170,6 +171,33 @@ has "no systemd-sleep: says so and what to do" "cannot hibernate: .* no systemd-
 FAKE_CHECK=1 TORPOR_FALLBACK=none sleep_run hibernate
 same "TORPOR_FALLBACK=none: exit status 1, no kernel hibernation" "1 " "$? $(calls)"
 rm -f "$t/sleep.conf" "$t/conf.d/"*
+
+# sleep.conf's HibernateMode=: the first mode /sys/power/disk offers and torpor does
+hibmode() {
+	printf '[Sleep]\nHibernateMode=%s\n' "$1" >"$t/conf.d/80-mode.conf"
+	sleep_run "${2:-hibernate}"
+	echo "$?:$(grep -s torpor-suspend "$t/calls")"
+}
+same "HibernateMode=reboot: --poweroff=reboot" "0:torpor-suspend --poweroff=reboot" "$(hibmode reboot)"
+same "HibernateMode=platform shutdown: --poweroff=platform" "0:torpor-suspend --poweroff=platform" \
+	"$(hibmode 'platform shutdown')"
+same "HibernateMode=suspend: torpor's hybrid" "0:torpor-suspend --poweroff=hybrid" "$(hibmode suspend)"
+same "HibernateMode=test_resume shutdown: torpor does no test_resume" "0:torpor-suspend --poweroff=shutdown" \
+	"$(hibmode 'test_resume shutdown')"
+has "HibernateMode=test_resume is said to be ignored" "HibernateMode= 'test_resume' .* ignoring"
+echo 'shutdown reboot [suspend]' >"$t/disk"
+same "HibernateMode=platform shutdown without ACPI S4: --poweroff=shutdown" \
+	"0:torpor-suspend --poweroff=shutdown" "$(hibmode 'platform shutdown')"
+same "HibernateMode=platform alone without ACPI S4: refused, nothing runs" "1:" "$(hibmode platform)"
+same "HibernateMode=platform refused: no hook either" "" "$(calls)"
+has "HibernateMode= refused: says which modes the kernel offers" \
+	"no mode of HibernateMode= 'platform' .* offered by the kernel \\('$t/disk': 'shutdown reboot suspend'\\)"
+mkdir "$t/glob" && : >"$t/glob/reboot"
+same "HibernateMode=*: words, never file names" "1:" "$(cd "$t/glob" && hibmode '*')"
+same "hybrid-sleep: HibernateMode= is not its mode" "0:torpor-suspend --poweroff=hybrid" \
+	"$(hibmode reboot hybrid-sleep)"
+same "HibernateMode= empty: torpor's own setting" "0:torpor-suspend " "$(hibmode '')"
+rm -f "$t/conf.d/80-mode.conf"
 
 # make install-systemd / uninstall-systemd
 rm -f "$t/log"
