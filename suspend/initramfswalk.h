@@ -17,6 +17,10 @@
 #define WALK_FILES_MAX		64	/* recorded candidates */
 #define WALK_HARDLINKS_MAX	4096	/* hard-linked files with a marker */
 #define WALK_MARKER_TAIL	32	/* the formats after the prefix, at most */
+#define WALK_VERSION_MAX	32	/* torpor-resume's release, with the NUL */
+/* its version line, VERSION_LINE("torpor-resume") (core/version.h) */
+#define WALK_VERSION_PREFIX	"torpor-resume "
+#define WALK_VERSION_SUFFIX	" (image format "
 #define TORPOR_UNIT		"torpor-restore.service"	/* runs it where systemd is /init */
 
 enum role {
@@ -41,6 +45,7 @@ struct file {
 	uint32_t mode, nlink, ino, devmajor, devminor, size;
 	uint64_t formats;		/* R_RESUME: from the marker */
 	int marked;
+	char version[WALK_VERSION_MAX];	/* R_RESUME: from its version line, "" if none */
 	char *text;			/* the others: the start of the data */
 	size_t text_len;
 };
@@ -53,6 +58,7 @@ struct symlink {
 struct hardlink {
 	uint32_t ino, devmajor, devminor;
 	uint64_t formats;
+	char version[WALK_VERSION_MAX];
 };
 
 struct walk {
@@ -70,7 +76,10 @@ struct walk {
 	int scan;			/* look for the marker in it */
 	uint64_t cur_formats;
 	int cur_marked;
-	uint8_t carry[sizeof(TORPOR_MARKER_PREFIX) + WALK_MARKER_TAIL];
+	char cur_version[WALK_VERSION_MAX];
+	/* the longer of a marker and a version line: one cut at a window's end is whole in
+	   the next */
+	uint8_t carry[sizeof(WALK_VERSION_PREFIX) + WALK_VERSION_MAX + sizeof(WALK_VERSION_SUFFIX)];
 	size_t carry_len;
 	char target[CPIO_NAME_MAX];	/* a symlink's target, as it comes */
 	int is_symlink;
