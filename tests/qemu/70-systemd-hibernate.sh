@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # 70-systemd-hibernate: a real Debian 13 system (systemd 257, its own kernel 6.12
 # and initramfs-tools; Debian 12 with systemd 252 and 6.1 when
-# TORPOR_DEBIAN_SUITE=bookworm), torpor installed from its .deb with dpkg -i.  Boot 1: logind's
-# CanHibernate says yes, torpor-suspend --check passes (it read the guest's own
-# zstd initramfs: torpor-resume and its hook are there), a workload starts,
+# TORPOR_DEBIAN_SUITE=bookworm), set up as Debian's installer leaves it:
+# RESUME=UUID= of the swap area in /etc/initramfs-tools/conf.d/resume and no resume=
+# on the kernel command line; torpor installed from its .deb with dpkg -i (its
+# initramfs trigger builds RESUME= in).  Boot 1: logind's CanHibernate says yes,
+# torpor-suspend --check passes (it read the guest's own zstd initramfs: torpor-resume
+# and its hook are there; the area is the initramfs's RESUME=), a workload starts,
 # `systemctl hibernate` runs torpor through the drop-in and powers off with
 # torpor's signature (S2SUSPEND, not the kernel's S1SUSPEND) on the swap disk.
 # Boot 2: the initramfs restores it, the same process goes on (same boot id), the
@@ -16,7 +19,7 @@
 # fails, so `systemctl hibernate` is the kernel's own hibernation through
 # systemd-sleep, which powers off with the kernel's S1SUSPEND on the swap disk.
 # Boot 3 (torpor.debug): torpor-resume finds no torpor image and leaves the
-# kernel's alone, initramfs-tools' own resume script restores it, the same
+# kernel's alone, initramfs-tools' own resume script (RESUME=) restores it, the same
 # process goes on (same boot id, workload), the unit succeeded, and its journal says
 # why torpor was not used (the check's message and torpor-sleep's hint).
 # The guest side: guest/systemd/torpor-systemd-test.
@@ -31,8 +34,11 @@ TEST_DESCRIPTION="systemctl hibernate on Debian runs torpor from the .deb: CanHi
 # only the .deb is installed: build/'s binaries are not used
 # shellcheck disable=SC2034 # read by lib.sh
 TEST_NEEDS_TORPOR=0
+# Debian's installer: the area in initramfs-tools' RESUME=, none on the command line
+# shellcheck disable=SC2034 # read by lib-debian.sh
+SD_RESUME=
 test_setup() {
-	sd_setup
+	sd_setup resume-conf
 }
 
 test_run() {
@@ -41,6 +47,9 @@ test_run() {
 	expect 1 "can-hibernate yes" "check-exit 0" "hibernate-requested 0"
 	# torpor-suspend read the guest's own initramfs (initramfs-tools, zstd)
 	expect_line 1 "^guest: check: torpor: initramfs '/boot/initrd.img-[^']*' has torpor-resume for image format 2 and the initramfs-tools hook"
+	# no resume= on the command line: the area is the one the initramfs's RESUME= names
+	expect_line 1 "^guest: check: torpor: resume area from the initramfs's RESUME=UUID=$SD_SWAP_UUID " \
+		"torpor-suspend took the area from initramfs-tools' RESUME="
 	expect_not 1 after-sleep fresh-boot-after-hibernate no-swap workload-failed
 	sed -n 's/^[^ ]* \(guest: .*\)/\1/p' "$T/boot1.console" | sed 's/^/## /'
 	expect_sig S2SUSPEND "after systemctl hibernate (torpor's, not the kernel's S1SUSPEND)"
@@ -68,12 +77,12 @@ test_run() {
 	expect_not 2 after-sleep3 poweroff
 	expect_sig S1SUSPEND "after the fallback (the kernel's, not torpor's S2SUSPEND)"
 
-	# torpor.debug: what torpor-resume found
+	# the area comes from RESUME= alone; torpor.debug: what torpor-resume found
 	sd_boot 3 torpor_sd_test=hibernate torpor.debug
 	note_boot 3
 	sd_guest_lines 3
 	expect_line 3 "torpor: local-top: start, device UUID=$SD_SWAP_UUID" \
-		"torpor's boot script ran"
+		"torpor's boot script ran with initramfs-tools' RESUME="
 	expect_line 3 "torpor: .*no torpor image on .*, normal boot" \
 		"torpor-resume left the kernel's image alone"
 	expect_line 3 "PM: .*[Ll]oading .*image" "the kernel loaded its own image"
