@@ -14,10 +14,15 @@
 #                        torpor command, in every user's PATH)
 #   SYSCONFDIR           where torpor-suspend reads torpor.conf (default /etc)
 #   INITRAMFS_TOOLS_DIR, DRACUT_MODULES_DIR, INITCPIO_DIR   where the hosts read hooks
-#   SYSTEMD_UNIT_DIR     where systemd reads the drop-ins of install-systemd
-#                        (default /usr/lib/systemd/system)
-#   SYSTEMD_GENERATOR_DIR  where systemd finds torpor-logind-generator
-#                        (default /usr/lib/systemd/system-generators)
+#   SYSTEMD_UNIT_DIR     where systemd reads the drop-ins of install-systemd (default
+#                        /usr/lib/systemd/system with PREFIX=/usr, the vendor's place;
+#                        else /etc/systemd/system, the local administrator's)
+#   SYSTEMD_GENERATOR_DIR  where systemd finds torpor-logind-generator (default
+#                        /usr/lib/systemd/system-generators with PREFIX=/usr, else
+#                        /etc/systemd/system-generators)
+#   INITRD_UNIT_DIR      where install-mkinitcpio puts torpor-restore.service for
+#                        sd-torpor to copy into the initramfs (default
+#                        /usr/lib/systemd/system, where mkinitcpio takes units from)
 #   TORPOR_TEST_KERNEL   the kernels check-qemu boots: suites or package names
 #                        (default: trixie bookworm forky, see tests/qemu/kernels.sh)
 #   QEMU_SCENARIOS       the scenarios check-qemu runs (default: every tests/qemu/[0-8]?-*.sh,
@@ -49,8 +54,15 @@ SYSCONFDIR ?= /etc
 INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
 DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
 INITCPIO_DIR ?= /usr/lib/initcpio
+# systemd: /usr/lib is the vendor's (the package's), /etc the local administrator's
+ifeq ($(patsubst %/,%,$(PREFIX)),/usr)
 SYSTEMD_UNIT_DIR ?= /usr/lib/systemd/system
 SYSTEMD_GENERATOR_DIR ?= /usr/lib/systemd/system-generators
+else
+SYSTEMD_UNIT_DIR ?= /etc/systemd/system
+SYSTEMD_GENERATOR_DIR ?= /etc/systemd/system-generators
+endif
+INITRD_UNIT_DIR ?= /usr/lib/systemd/system
 FUZZ_SECONDS ?= 300
 QEMU_SCENARIOS ?= $(sort $(wildcard tests/qemu/[0-8][0-9]-*.sh))
 XXHASH_H ?= /usr/include/xxhash.h
@@ -352,7 +364,7 @@ hooks: $(HOOK_OUTS)
 # an install with another PREFIX or LIBEXECDIR remakes the hooks (as git's GIT-PREFIX)
 $(B)/install-vars: FORCE
 	@mkdir -p $(dir $@)
-	@v='LIBEXECDIR=$(LIBEXECDIR) SYSCONFDIR=$(SYSCONFDIR) SBINDIR=$(SBINDIR) SYSTEMD_UNIT_DIR=$(SYSTEMD_UNIT_DIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
+	@v='LIBEXECDIR=$(LIBEXECDIR) SYSCONFDIR=$(SYSCONFDIR) SBINDIR=$(SBINDIR) SYSTEMD_UNIT_DIR=$(SYSTEMD_UNIT_DIR) SYSTEMD_GENERATOR_DIR=$(SYSTEMD_GENERATOR_DIR) INITRD_UNIT_DIR=$(INITRD_UNIT_DIR)'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$@
 
 $(B)/version-vars: FORCE
 	@mkdir -p $(dir $@)
@@ -364,7 +376,7 @@ FORCE:
 $(HOOK_OUTS): $(B)/%: % Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
-		-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@SYSTEMD_UNIT_DIR@|$(SYSTEMD_UNIT_DIR)|g' $< >$@
+		-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@INITRD_UNIT_DIR@|$(INITRD_UNIT_DIR)|g' $< >$@
 
 # systemd: the sleep runner, the drop-ins that make the sleep services run it, and
 # the generator that lets logind offer hibernation into an image file
@@ -398,7 +410,8 @@ $(B)/suspend/torpor: suspend/torpor Makefile $(B)/install-vars
 $(B)/man/%: man/% Makefile $(B)/install-vars
 	@mkdir -p $(dir $@)
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
-		-e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
+		-e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSTEMD_UNIT_DIR@|$(SYSTEMD_UNIT_DIR)|g' \
+		-e 's|@SYSTEMD_GENERATOR_DIR@|$(SYSTEMD_GENERATOR_DIR)|g' $< >$@
 
 install: $(B)/torpor-suspend $(B)/torpor-resume $(B)/hook/torpor-build-check $(B)/suspend/torpor \
 		$(MAN8:%=$(B)/%) $(MAN5:%=$(B)/%) $(MAN1:%=$(B)/%)
@@ -439,16 +452,16 @@ install-dracut: $(HOOK_OUTS) $(INITRD_UNIT_OUTS)
 	install -D -m 0644 $(B)/systemd/systemd-hibernate-resume@.service.d/torpor-restore.conf \
 		$(DESTDIR)$(DRACUT_MODULES_DIR)/$(DRACUT_MOD)/torpor-hibernate-resume.conf
 
-# sd-torpor (the 'systemd' hook's images) takes the unit from SYSTEMD_UNIT_DIR,
-# as mkinitcpio's sd-* hooks take systemd's
+# sd-torpor (the 'systemd' hook's images) takes the unit from INITRD_UNIT_DIR,
+# as mkinitcpio's sd-* hooks take systemd's (never from /etc: it is the initramfs's)
 install-mkinitcpio: $(HOOK_OUTS) $(INITRD_UNIT_OUTS)
 	install -D -m 0644 $(B)/mkinitcpio/install/torpor $(DESTDIR)$(INITCPIO_DIR)/install/torpor
 	install -D -m 0644 $(B)/mkinitcpio/hooks/torpor $(DESTDIR)$(INITCPIO_DIR)/hooks/torpor
 	install -D -m 0644 $(B)/mkinitcpio/install/sd-torpor $(DESTDIR)$(INITCPIO_DIR)/install/sd-torpor
 	install -D -m 0644 $(B)/systemd/torpor-restore.service \
-		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/torpor-restore.service
+		$(DESTDIR)$(INITRD_UNIT_DIR)/torpor-restore.service
 	install -D -m 0644 $(B)/systemd/systemd-hibernate-resume@.service.d/torpor-restore.conf \
-		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-hibernate-resume@.service.d/torpor-restore.conf
+		$(DESTDIR)$(INITRD_UNIT_DIR)/systemd-hibernate-resume@.service.d/torpor-restore.conf
 
 # systemctl hibernate, hybrid-sleep and suspend-then-hibernate run torpor-sleep;
 # systemd reads the drop-ins at the next daemon-reload, done here when systemd runs
@@ -480,9 +493,9 @@ uninstall-dracut:
 
 uninstall-mkinitcpio:
 	rm -f $(DESTDIR)$(INITCPIO_DIR)/install/torpor $(DESTDIR)$(INITCPIO_DIR)/hooks/torpor \
-		$(DESTDIR)$(INITCPIO_DIR)/install/sd-torpor $(DESTDIR)$(SYSTEMD_UNIT_DIR)/torpor-restore.service \
-		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-hibernate-resume@.service.d/torpor-restore.conf
-	-rmdir $(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-hibernate-resume@.service.d 2>/dev/null
+		$(DESTDIR)$(INITCPIO_DIR)/install/sd-torpor $(DESTDIR)$(INITRD_UNIT_DIR)/torpor-restore.service \
+		$(DESTDIR)$(INITRD_UNIT_DIR)/systemd-hibernate-resume@.service.d/torpor-restore.conf
+	-rmdir $(DESTDIR)$(INITRD_UNIT_DIR)/systemd-hibernate-resume@.service.d 2>/dev/null
 
 uninstall-systemd:
 	rm -f $(DESTDIR)$(LIBEXECDIR)/torpor-sleep $(DESTDIR)$(SYSTEMD_GENERATOR_DIR)/torpor-logind-generator

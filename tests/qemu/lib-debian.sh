@@ -155,13 +155,21 @@ SD_SWAP_UUID=5a0c3e27-8d4b-4f61-9b2e-1c7a9e0d4f13
 # the kernel command line's resume= (73 has none until the guest made its image file)
 SD_RESUME="resume=UUID=$SD_SWAP_UUID"
 
-# sd_setup [zram]: the scenario's disks: a copy of the cached root with torpor's
-# .deb installed by dpkg -i, the guest driver and its service, and a swap disk.
-# With zram: zram (systemd-zram-generator's default zram0) is the only swap, the
-# second disk holds no swap area, and the root has room for an image file of half
-# the guest's memory; otherwise zram is off (an empty zram-generator.conf)
+# sd_setup [zram|resume-conf]: the scenario's disks: a copy of the cached root with
+# torpor's .deb installed by dpkg -i, the guest driver and its service, and a swap
+# disk.  With zram: zram (systemd-zram-generator's default zram0) is the only swap,
+# the second disk holds no swap area, and the root has room for an image file of
+# half the guest's memory; otherwise zram is off (an empty zram-generator.conf).
+# With resume-conf: what Debian's installer leaves, RESUME=UUID= of the swap area in
+# /etc/initramfs-tools/conf.d/resume, written before dpkg -i so that the package's
+# initramfs has it (for a kernel command line without resume=)
 sd_setup() {
-	_zram=${1:-}
+	_zram=
+	_resume_conf=
+	case ${1:-} in
+	zram) _zram=zram ;;
+	resume-conf) _resume_conf=y ;;
+	esac
 	_t0=$(now)
 	_tree=$(debian_tree) || return 1
 	note "$DEBIAN_NAME ($DEBIAN_SUITE) root: $(since "$_t0") s (cached in ${_tree%/root})"
@@ -177,6 +185,9 @@ sd_setup() {
 	# the initramfs as it was before torpor: for a boot without torpor (73)
 	set -- "$_r"/boot/initrd.img-*
 	cp "$1" "$T/initrd-stock.img" || return 1
+	if [ -n "$_resume_conf" ]; then
+		echo "RESUME=UUID=$SD_SWAP_UUID" >"$_r/etc/initramfs-tools/conf.d/resume" || return 1
+	fi
 	# dpkg -i runs initramfs-tools' trigger: the guest's initramfs gets torpor's hook
 	if ! in_chroot "$_r" dpkg -i /tmp/torpor.deb >"$T/dpkg.log" 2>&1; then
 		sed 's/^/# dpkg: /' "$T/dpkg.log"
@@ -197,6 +208,18 @@ sd_setup() {
 		echo "ok: the guest's initramfs holds torpor's boot script and torpor-resume"
 	else
 		fail "the guest's initramfs lacks torpor's boot script or torpor-resume"
+	fi
+	if [ -n "$_resume_conf" ]; then
+		rm -rf "$T/initrd.x"
+		unmkinitramfs "$T/initrd.img" "$T/initrd.x" 2>/dev/null
+		# one archive, or early ones then main/
+		_rc=$(cat "$T/initrd.x/conf/conf.d/resume" "$T/initrd.x/main/conf/conf.d/resume" 2>/dev/null)
+		rm -rf "$T/initrd.x"
+		if [ "$_rc" = "RESUME=UUID=$SD_SWAP_UUID" ]; then
+			echo "ok: the guest's initramfs has initramfs-tools' $_rc"
+		else
+			fail "the guest's initramfs has '$_rc' in conf/conf.d/resume, expected RESUME=UUID=$SD_SWAP_UUID"
+		fi
 	fi
 	install -D -m 0755 "$OUT/workload" "$_r/usr/local/bin/workload" &&
 		install -D -m 0755 "$QDIR/guest/systemd/torpor-systemd-test" "$_r/usr/local/sbin/torpor-systemd-test" &&
