@@ -16,6 +16,7 @@
 #include "checksay.h"
 #include "decompress.h"
 #include "devname.h"
+#include "efiwrite.h"
 #include "hibernate.h"
 #include "initramfs.h"
 #include "monoclock.h"
@@ -128,11 +129,24 @@ static int check_resume_conf(const struct initramfs_report *rep, const char *wha
  * No resume= on the command line (@unnamed): only initramfs-tools' hook looks
  * for the image then, on the device its own RESUME= names (conf/conf.d/resume,
  * which torpor's boot script reads), which must be @dev; torpor-restore.service
- * and the dracut and mkinitcpio hooks read the command line only.  @rep is NULL
- * when the initramfs was not read, @what names it.  0, or -EINVAL (reported).
+ * and the dracut and mkinitcpio hooks read the command line only.  On an EFI
+ * boot, a torpor-resume and hook of this torpor find it by the EFI variable
+ * TorporHibernateLocation instead (efiwrite.h), which torpor-suspend then writes.
+ * @rep is NULL when the initramfs was not read, @what names it.  0; 1 when the
+ * EFI variable must name the area; or -EINVAL (reported).
  */
 static int check_unnamed(const struct initramfs_report *rep, const char *what, dev_t dev)
 {
+	int efi = efiwrite_usable();
+
+	/* on an EFI boot, a torpor-resume (and hook) that reads the EFI variable */
+	if (rep && efi && rep->efi_resume && rep->efi_hook)
+		return 1;
+	if (rep && efi)
+		msg_info("%s: the EFI variable %s would name the area, but %s", what,
+			 EFILOC_NAME, !rep->efi_resume ? "its torpor-resume does not read it "
+			 "(from an older torpor)" : "its hook does not run torpor-resume without "
+			 "resume= (from an older torpor)");
 	if (rep && rep->hook_host == INITRAMFS_HOST_ITOOLS && !rep->unit)
 		return check_resume_conf(rep, what, dev);
 	if (!rep)
@@ -157,8 +171,9 @@ static int check_unnamed(const struct initramfs_report *rep, const char *what, d
  * reads this image format, and the hook that runs it, the image would be lost
  * (discarded by an older torpor-resume, or never looked at).  With @unnamed
  * (hibernate_check_next_boot() found no resume=), its hook must also know the
- * device, @dev, without it (check_unnamed()).  Before anything changes: 0, or -errno
- * (reported).
+ * device, @dev, without it (check_unnamed()).  Before anything changes: 0; 1 when
+ * the next boot finds the area only by the EFI variable, which must then be
+ * written (@unnamed only); or -errno (reported).
  */
 int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 {
@@ -230,7 +245,8 @@ int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 				 "ukify, or the generator's UKI option)");
 		return -ENOEXEC;
 	}
-	if (unnamed && check_unnamed(&rep, what, dev) < 0)
+	r = unnamed ? check_unnamed(&rep, what, dev) : 0;
+	if (r < 0)
 		return -EINVAL;
 	if (o->check_only && rep.unit)
 		msg_info("%s has torpor-resume for image format %d and torpor-restore.service",
@@ -238,7 +254,7 @@ int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 	else if (o->check_only)
 		msg_info("%s has torpor-resume for image format %d and the %s hook", what,
 			 TORPOR_FORMAT_VERSION, initramfs_host_name(rep.hook_host));
-	return 0;
+	return r;
 }
 
 /*
