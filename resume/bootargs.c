@@ -213,9 +213,14 @@ static void take_efi(const struct bootargs_env *env, struct restore_opts *o,
 	int r, rm;
 
 	r = efivars_ready(env->efivars_dir, env->mount_efivars);
-	if (r == 0)
-		r = efiloc_read(env->efivars_dir, &l);
-	if (r == -ENOENT || r == -ENOTDIR) {
+	if (r < 0) {
+		/* not an EFI boot, or no efivarfs in this kernel: nothing to read */
+		msg_debug("no resume=, and no efivarfs at %s: %s", env->efivars_dir,
+			  msg_errname(r));
+		return;
+	}
+	r = efiloc_read(env->efivars_dir, &l);
+	if (r == -ENOENT) {
 		msg_debug("no resume= and no EFI variable %s", EFILOC_NAME);
 		return;
 	}
