@@ -10,7 +10,8 @@
 #   VERSION              the release --version prints (default debian/changelog's)
 #   TORPOR_BUILD         the build --version prints (default git describe --always
 #                        --dirty in a git checkout, else VERSION)
-#   PREFIX, SBINDIR, LIBEXECDIR, MANDIR, DESTDIR   install locations
+#   PREFIX, BINDIR, SBINDIR, LIBEXECDIR, MANDIR, DESTDIR   install locations (BINDIR: the
+#                        torpor command, in every user's PATH)
 #   SYSCONFDIR           where torpor-suspend reads torpor.conf (default /etc)
 #   INITRAMFS_TOOLS_DIR, DRACUT_MODULES_DIR, INITCPIO_DIR   where the hosts read hooks
 #   SYSTEMD_UNIT_DIR     where systemd reads the drop-ins of install-systemd
@@ -40,6 +41,7 @@ GWARN := $(WARN) -Wshadow
 CPPFLAGS += -D_GNU_SOURCE -Icore
 LDFLAGS ?=
 PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 LIBEXECDIR ?= $(PREFIX)/lib/torpor
 MANDIR ?= $(PREFIX)/share/man
@@ -56,8 +58,12 @@ XXHASH_H ?= /usr/include/xxhash.h
 # The release is debian/changelog's first version (the one place it is kept, so
 # the .deb and a plain make agree); the build is git describe in a git checkout,
 # else the release (a tarball, the .deb's copy).  Both can be given: make VERSION=...
+# No debian/changelog, or no "torpor (VERSION)" on its first line: "unknown".
 ifeq ($(origin VERSION),undefined)
 VERSION := ${shell sed -n '1s/^torpor (\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null}
+ifeq ($(VERSION),)
+VERSION := unknown
+endif
 endif
 ifeq ($(origin TORPOR_BUILD),undefined)
 TORPOR_BUILD := $(shell test -e .git && git describe --always --dirty 2>/dev/null)
@@ -105,7 +111,7 @@ TEST_SUSPEND_OBJS := $(SUSPEND_SRCS:%.c=$(B)/test/%.o)
 	install install-conf install-initramfs-tools install-dracut install-mkinitcpio install-systemd install-all \
 	uninstall uninstall-initramfs-tools uninstall-dracut uninstall-mkinitcpio uninstall-systemd uninstall-all
 
-all: $(B)/torpor-suspend $(B)/torpor-resume $(B)/test/torpor-suspend
+all: $(B)/torpor-suspend $(B)/torpor-resume $(B)/test/torpor-suspend $(B)/suspend/torpor
 
 deps-build:
 	$(Q)sh tests/deps.sh build
@@ -158,8 +164,10 @@ VERSION_OBJS := $(B)/glibc/suspend/main.o $(B)/test/suspend/main.o $(B)/klibc/re
 	$(B)/tests/test-doubts $(B)/tests-asan/test-doubts
 $(VERSION_OBJS): CPPFLAGS += -DTORPOR_VERSION='"$(VERSION)"' -DTORPOR_BUILD='"$(TORPOR_BUILD)"'
 $(VERSION_OBJS): $(B)/version-vars
-# and where torpor-resume sits in the initramfs, which bootready.c checks
-BOOTREADY_OBJS := $(B)/glibc/suspend/bootready.o $(B)/test/suspend/bootready.o $(B)/asan/suspend/bootready.o
+# and where torpor-resume sits in the initramfs, which bootready.c checks and
+# areacheck.c reads RESUME= beside
+BOOTREADY_OBJS := $(foreach f,bootready areacheck,$(B)/glibc/suspend/$(f).o $(B)/test/suspend/$(f).o \
+	$(B)/asan/suspend/$(f).o)
 $(BOOTREADY_OBJS): CPPFLAGS += -DLIBEXECDIR='"$(LIBEXECDIR)"'
 $(BOOTREADY_OBJS): $(B)/install-vars
 # test-initramfs builds images with torpor-resume where bootready.c looks for it
@@ -379,6 +387,13 @@ $(SYSTEMD_OUTS) $(INITRD_UNIT_OUTS): $(B)/%: % Makefile $(B)/install-vars
 
 MAN8 := man/torpor-suspend.8 man/torpor-resume.8 man/torpor-sleep.8
 MAN5 := man/torpor.conf.5
+MAN1 := man/torpor.1
+
+# the torpor command in PATH: 'torpor status' runs SBINDIR's torpor-suspend --status
+$(B)/suspend/torpor: suspend/torpor Makefile $(B)/install-vars
+	@mkdir -p $(dir $@)
+	$(call quiet,SED,$@)sed -e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
+	@chmod 755 $@
 
 # the man pages and torpor.conf name the install's places
 $(B)/man/%: man/% Makefile $(B)/install-vars
@@ -386,12 +401,15 @@ $(B)/man/%: man/% Makefile $(B)/install-vars
 	$(call quiet,SED,$@)sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		-e 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
 
-install: $(B)/torpor-suspend $(B)/torpor-resume $(B)/hook/torpor-build-check $(MAN8:%=$(B)/%) $(MAN5:%=$(B)/%)
+install: $(B)/torpor-suspend $(B)/torpor-resume $(B)/hook/torpor-build-check $(B)/suspend/torpor \
+		$(MAN8:%=$(B)/%) $(MAN5:%=$(B)/%) $(MAN1:%=$(B)/%)
 	install -D -m 0755 $(B)/torpor-suspend $(DESTDIR)$(SBINDIR)/torpor-suspend
+	install -D -m 0755 $(B)/suspend/torpor $(DESTDIR)$(BINDIR)/torpor
 	install -D -m 0755 $(B)/torpor-resume $(DESTDIR)$(LIBEXECDIR)/torpor-resume
 	install -D -m 0755 $(B)/hook/torpor-build-check $(DESTDIR)$(LIBEXECDIR)/torpor-build-check
 	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man8 $(MAN8:%=$(B)/%)
 	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man5 $(MAN5:%=$(B)/%)
+	install -D -m 0644 -t $(DESTDIR)$(MANDIR)/man1 $(MAN1:%=$(B)/%)
 
 # the commented defaults, for a new install; never over an existing file
 install-conf:
@@ -449,8 +467,9 @@ install-all: install install-initramfs-tools install-dracut install-mkinitcpio i
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/torpor-suspend $(DESTDIR)$(LIBEXECDIR)/torpor-resume \
-		$(DESTDIR)$(LIBEXECDIR)/torpor-build-check
-	rm -f $(MAN8:man/%=$(DESTDIR)$(MANDIR)/man8/%) $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
+		$(DESTDIR)$(LIBEXECDIR)/torpor-build-check $(DESTDIR)$(BINDIR)/torpor
+	rm -f $(MAN8:man/%=$(DESTDIR)$(MANDIR)/man8/%) $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) \
+		$(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%)
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 
 uninstall-initramfs-tools:

@@ -51,6 +51,7 @@ static int try_help(void)
 struct given {
 	int device, offset, wait;
 	int help;			/* --help or --version: printed, exit 0 */
+	const char *dev_arg[2];		/* the first two devices named (--device, --dump DEV) */
 	int offset_bad;			/* --offset was malformed */
 	const char *malformed;		/* the first malformed argument, NULL if none */
 };
@@ -60,25 +61,36 @@ static int parse_num(const char *s, unsigned long long max, unsigned long long *
 	return decimal_parse(s, strlen(s), max, ret);
 }
 
+/* A device named by --device= or --dump DEV: the last one is used */
+static void name_device(const char *dev, struct restore_opts *o, struct given *g)
+{
+	if (!g->dev_arg[0])
+		g->dev_arg[0] = dev;
+	else if (!g->dev_arg[1])
+		g->dev_arg[1] = dev;
+	snprintf(o->device, sizeof(o->device), "%s", dev);
+	g->device = 1;
+}
+
 /* --dump's device (--dump=DEV, or the word after --dump); 0, or 2 for a usage error. */
 static int dump_device(const char *dev, struct restore_opts *o, struct given *g)
 {
-	if (g->device) {
-		msg_error("two devices to dump: '%s' and '%s'", o->device, dev);
-		return 2;
-	}
 	if (!dev[0] || strlen(dev) >= sizeof(o->device)) {
 		msg_error("invalid device '%s' for --dump", dev);
 		return 2;
 	}
-	snprintf(o->device, sizeof(o->device), "%s", dev);
-	g->device = 1;
+	name_device(dev, o, g);
 	return 0;
 }
 
 /* After the arguments: modes that cannot go together; 0, or 2 (reported). */
 static int check_modes(const struct restore_opts *o, const struct given *g)
 {
+	/* in either order: --dump describes one device (the boot takes the last --device) */
+	if (o->dump && g->dev_arg[1]) {
+		msg_error("two devices to dump: '%s' and '%s'", g->dev_arg[0], g->dev_arg[1]);
+		return 2;
+	}
 	if (o->dump && o->noresume) {
 		msg_error("--dump and --noresume cannot be given together: --dump changes nothing");
 		return 2;
@@ -100,8 +112,7 @@ static int parse_args(int argc, char **argv, struct restore_opts *o, struct give
 		const char *a = argv[i];
 
 		if (!strncmp(a, "--device=", 9)) {
-			snprintf(o->device, sizeof(o->device), "%s", a + 9);
-			g->device = 1;
+			name_device(a + 9, o, g);
 		} else if (!strncmp(a, "--offset=", 9)) {
 			/* hooks pass resume_offset= on: a bad one is a doubt, not a usage error */
 			if (parse_num(a + 9, ULLONG_MAX, &v) == 0) {

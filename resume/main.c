@@ -29,7 +29,7 @@
  * the well-formed parameters give, and the message names the malformed one; a
  * malformed offset is tried as the kernel reads it (leading digits), then as 0.
  * Exit 2 is a usage error (an unknown option, a malformed value with --dump, or
- * --dump with --noresume), said in one line and a pointer to --help;
+ * --dump with --noresume or two devices), said in one line and a pointer to --help;
  * --dump prints the description of the image on DEV (which wins over resume=,
  * the running system's own) and changes nothing.  At boot the version line
  * comes before the first message (none when there is no image).

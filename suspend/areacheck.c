@@ -2,16 +2,22 @@
 /*
  * areacheck.c - the swap area the image goes to: found from resume= and
  * resume_offset=, on a device that answers while the system is frozen, a swap
- * file private to root (hibernate_resolve() and hibernate_check_answers(),
- * hibernate.h)
+ * file private to root; where nothing names it, the one the next boot's
+ * initramfs names (hibernate_resolve(), hibernate_check_answers() and
+ * hibernate_take_conf_area(), hibernate.h)
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "blockstack.h"
 #include "checksay.h"
+#include "confarea.h"
 #include "devname.h"
 #include "hibernate.h"
 #include "msg.h"
@@ -53,6 +59,125 @@ int hibernate_check_answers(dev_t dev, const char *what)
 	return -EREMOTEIO;
 }
 
+#ifndef LIBEXECDIR
+#define LIBEXECDIR "/usr/local/lib/torpor"
+#endif
+#define NO_RESUME_DEVICE "no resume device: neither --resume nor resume= on the kernel command line"
+
+/* Where the initramfs's RESUME= came from: its /etc/initramfs-tools file when there is one */
+static void conf_origin(const struct confarea *a, char *buf, size_t len)
+{
+	const char *f = a->rep.resume_conf_file;
+	char host[128];
+
+	snprintf(host, sizeof(host), "/etc/initramfs-tools/%s", f + (strncmp(f, "conf/", 5) ?
+		 0 : 5));
+	if (!strncmp(f, "conf/", 5) && access(host, F_OK) == 0)
+		snprintf(buf, len, "%s, in initramfs '%s'", host, a->path);
+	else
+		snprintf(buf, len, "%s in initramfs '%s'", f, a->path);
+}
+
+/* Why the initramfs names no area torpor-suspend can take, after NO_RESUME_DEVICE */
+static void say_no_conf_area(enum confarea_result res, const struct confarea *a)
+{
+	const char *v = a->rep.resume_conf, *p = a->path;
+	char from[PATH_MAX + 200], name[64];
+
+	conf_origin(a, from, sizeof(from));
+	devname_name(a->dev, name, sizeof(name));
+	if (res == CONFAREA_UNREAD)
+		msg_error(NO_RESUME_DEVICE ", and the initramfs the next boot runs cannot be read "
+			  "for its RESUME= (%s%s%s)", p[0] ? p : "not found", p[0] ? ": " : "",
+			  a->rep.detail[0] ? a->rep.detail : msg_errname(a->err));
+	else if (res == CONFAREA_NOT_ITOOLS)
+		msg_error(NO_RESUME_DEVICE ", and initramfs '%s' has no torpor-resume run by "
+			  "initramfs-tools' hook, the only one that reads RESUME=", p);
+	else if (res == CONFAREA_UNSET)
+		msg_error(NO_RESUME_DEVICE ", and initramfs '%s' sets no RESUME=", p);
+	else if (res == CONFAREA_NONE)
+		msg_error(NO_RESUME_DEVICE ", and the initramfs's RESUME=none (%s) names none",
+			  from);
+	else if (res == CONFAREA_UNSURE)
+		msg_error(NO_RESUME_DEVICE ", and the RESUME= of initramfs '%s' cannot be read here "
+			  "(it is computed, quoted or too long)", p);
+	else if (res == CONFAREA_NOT_NAME)
+		msg_error(NO_RESUME_DEVICE ", and the initramfs's RESUME=%s (%s) is not a device "
+			  "name (UUID=, PARTUUID=, LABEL=, PARTLABEL= or /dev/...)", v, from);
+	else if (res == CONFAREA_NO_DEVICE)
+		msg_error(NO_RESUME_DEVICE ", and the initramfs's RESUME=%s (%s) names no device "
+			  "here: %s", v, from, msg_errname(a->err));
+	else if (res == CONFAREA_NOT_SWAP)
+		msg_error(NO_RESUME_DEVICE ", and the initramfs's RESUME=%s (%s) names %s, which "
+			  "is not one active swap area (%s)", v, from, name, a->err < 0 ?
+			  msg_errname(a->err) : a->err == TARGET_SEVERAL ? "several swap files" :
+			  "no active swap area is there");
+	else
+		msg_error(NO_RESUME_DEVICE ", and the initramfs's RESUME=%s (%s) names the "
+			  "filesystem of swap file '%s', but the kernel command line has no "
+			  "resume_offset=, which the next boot needs to find it", v, from,
+			  a->target.swap_path);
+}
+
+/**
+ * hibernate_take_conf_area() - nothing names the area (no --resume, no resume in
+ * torpor.conf, no resume= on the command line): take the active swap area the
+ * next boot's initramfs names with RESUME= (confarea.h) into @o->resume
+ * @o: the options; @o->resume is "" on entry
+ * @fallback: --print-cmdline: an initramfs that names no area is no error, said
+ *            with -v only
+ *
+ * With noresume on the command line, or when the initramfs is not checked
+ * (--no-initramfs, 'initramfs = none'), nothing is read (hibernate_resolve()
+ * then refuses, as before).  The area taken is told in --check and with
+ * @fallback, else with -v.
+ * Return: 0 when taken; 1 when not (noresume, or @fallback); -EINVAL when the
+ * initramfs names no area (reported: what nothing names, and why).
+ */
+int hibernate_take_conf_area(struct hib_opts *o, int fallback)
+{
+	struct confarea *a;
+	enum confarea_result res;
+	char from[PATH_MAX + 200];
+	int r = 0;
+
+	/* the initramfs is not read (--no-initramfs, 'initramfs = none'): nothing to take */
+	if (o->no_initramfs || o->initramfs_checked || !strcmp(o->initramfs, CONFIG_INITRAMFS_NONE))
+		return 1;
+	a = malloc(sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	res = confarea_find("/proc/cmdline", o->initramfs, LIBEXECDIR "/torpor-resume", a);
+	if (a->spec) {
+		snprintf(from, sizeof(from), "the initramfs's RESUME=%s", a->spec);
+		skipsay(from);
+	}
+	conf_origin(a, from, sizeof(from));
+	if (res == CONFAREA_FOUND) {
+		snprintf(o->resume, sizeof(o->resume), "%s", a->spec);
+		if (o->check_only || fallback)
+			msg_info("resume area from the initramfs's RESUME=%s (%s)", a->spec, from);
+		else
+			msg_debug("resume area from the initramfs's RESUME=%s (%s)", a->spec, from);
+	} else if (res == CONFAREA_NORESUME || res == CONFAREA_CMDLINE) {
+		r = 1;
+	} else if (fallback) {
+		msg_debug("the initramfs names no resume area: taking the only swap area");
+		r = 1;
+	} else if (res == CONFAREA_NO_DEVICE && a->err == -ENOTUNIQ) {
+		hibernate_say_ambiguous(a->spec);
+		r = -EINVAL;
+	} else {
+		say_no_conf_area(res, a);
+		checksay_hint_swaps();
+		msg_hint("or name the swap partition in /etc/initramfs-tools/conf.d/resume "
+			 "(RESUME=UUID=...) and run 'update-initramfs -u'");
+		r = -EINVAL;
+	}
+	free(a);
+	return r;
+}
+
 /*
  * Step 1: the swap area, checked before anything else happens.
  * Return: 0, or -errno (reported).
@@ -65,7 +190,7 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 	int r;
 
 	if (!o->resume[0]) {
-		msg_error("no resume device: neither --resume nor resume= on the kernel command line");
+		msg_error(NO_RESUME_DEVICE);
 		checksay_hint_swaps();
 		return -EINVAL;
 	}

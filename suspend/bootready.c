@@ -178,11 +178,9 @@ static int check_unnamed(const struct initramfs_report *rep, const char *what, d
 int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 {
 	struct initramfs_report rep;
-	char path[PATH_MAX], tried[2048], why[400], what[PATH_MAX + 64], *cmdline = NULL;
+	char path[PATH_MAX], tried[2048], why[400], what[PATH_MAX + 64];
 	struct utsname u;
-	size_t cmdline_len = 0;
 	double t0 = mono_s();
-	FILE *f;
 	int r;
 
 	if (o->no_initramfs || o->initramfs_checked)
@@ -198,26 +196,14 @@ int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 	}
 	if (uname(&u) < 0)
 		return -errno;
-	if (o->initramfs[0]) {
-		snprintf(path, sizeof(path), "%s", o->initramfs);
-	} else {
-		f = fopen("/proc/cmdline", "re");
-		if (f && getline(&cmdline, &cmdline_len, f) < 0) {
-			free(cmdline);
-			cmdline = NULL;
-		}
-		if (f)
-			fclose(f);
-		r = initramfs_find("", u.release, cmdline, path, sizeof(path), tried, sizeof(tried));
-		free(cmdline);
-		if (r < 0) {
-			msg_error("cannot find the initramfs that boots kernel %s (tried %s): the next "
-				  "boot might not resume", u.release, tried);
-			msg_hint("name it, or the unified kernel image that holds it, with "
-				 "'initramfs = PATH' in torpor.conf or --initramfs=PATH (is /boot "
-				 "or /efi mounted?)");
-			return r;
-		}
+	r = initramfs_find_next(o->initramfs, u.release, path, sizeof(path), tried, sizeof(tried));
+	if (r < 0) {
+		msg_error("cannot find the initramfs that boots kernel %s (tried %s): the next "
+			  "boot might not resume", u.release, tried);
+		msg_hint("name it, or the unified kernel image that holds it, with "
+			 "'initramfs = PATH' in torpor.conf or --initramfs=PATH (is /boot "
+			 "or /efi mounted?)");
+		return r;
 	}
 	r = initramfs_inspect(path, RESUME_BIN, DECOMPRESS_PATH, INITRAMFS_TIMEOUT_MS, &rep);
 	if (r < 0) {

@@ -57,29 +57,39 @@ void freezecheck_poweroff_mode(const struct hib_opts *o)
 }
 
 /**
- * freezecheck_snapshot_node() - --check: can /dev/snapshot be used?  Its node
- * and the kernel's state, without opening it (so no root needed).
- * Return: 0, or -errno (reported).
+ * freezecheck_snapshot_state() - can /dev/snapshot be used?  Its node and the
+ * kernel's state, without opening it (so no root needed).
+ * Return: 0; -ENOENT when there is no /dev/snapshot node; -EPERM when the kernel
+ * disabled hibernation ("[disabled]" in /sys/power/disk).  Prints nothing.
  */
-int freezecheck_snapshot_node(void)
+int freezecheck_snapshot_state(void)
 {
 	char state[64] = "";
 	struct stat st;
 	int fd, n;
 
-	if (stat(SNAPSHOT_PATH, &st) < 0 || !S_ISCHR(st.st_mode)) {
-		hibsay_open_error(-ENOENT);
+	if (stat(SNAPSHOT_PATH, &st) < 0 || !S_ISCHR(st.st_mode))
 		return -ENOENT;
-	}
 	fd = open("/sys/power/disk", O_RDONLY | O_CLOEXEC);
 	n = fd < 0 ? -1 : (int)read(fd, state, sizeof(state) - 1);
 	if (fd >= 0)
 		close(fd);
-	if (n > 0 && strstr(state, "[disabled]")) {
-		hibsay_open_error(-EPERM);
+	if (n > 0 && strstr(state, "[disabled]"))
 		return -EPERM;
-	}
 	return 0;
+}
+
+/**
+ * freezecheck_snapshot_node() - --check: freezecheck_snapshot_state(), told
+ * Return: 0, or -errno (reported).
+ */
+int freezecheck_snapshot_node(void)
+{
+	int r = freezecheck_snapshot_state();
+
+	if (r < 0)
+		hibsay_open_error(r);
+	return r;
 }
 
 /* How long the readers killed at a deadline have to end before the freeze. */

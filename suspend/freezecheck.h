@@ -6,6 +6,7 @@
 #include "hibernate.h"
 #include "target.h"
 
+int freezecheck_snapshot_state(void);
 int freezecheck_snapshot_node(void);
 int freezecheck_stuck_readers(void);
 void freezecheck_poweroff_mode(const struct hib_opts *o);

@@ -41,6 +41,7 @@ int hibernate_check_namespaces(void);
 /* areacheck.c */
 int hibernate_resolve(const struct hib_opts *o, struct hib_target *t);
 int hibernate_check_answers(dev_t dev, const char *what);
+int hibernate_take_conf_area(struct hib_opts *o, int fallback);
 
 /* bootready.c */
 int hibernate_check_next_boot(const struct hib_target *t, const char *spec);

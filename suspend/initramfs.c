@@ -243,7 +243,8 @@ int initramfs_inspect(const char *path, const char *resume_path, const char *too
 	int fd, r;
 
 	memset(ret, 0, sizeof(*ret));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO there is said to be no regular file, not waited on for a writer */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	src.fd = fd;

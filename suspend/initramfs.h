@@ -69,6 +69,7 @@ struct initramfs_report {
 	uint64_t formats;		/* bit N: the torpor-resume there reads format N */
 	int efi_resume;			/* it reads TorporHibernateLocation (EFILOC_MARKER) */
 	int efi_hook;			/* the hook runs it without resume= on an EFI boot */
+	char resume_version[32];	/* its release, from its --version line; "" if none */
 	const char *compression;	/* "zstd", ...; NULL when none */
 	uint64_t file_bytes;
 	int uki;			/* it was the .initrd section of a PE file (a UKI) */
@@ -80,6 +81,7 @@ struct initramfs_report {
 	   conf/conf.d/ (the last one sourced wins); "" when none sets it */
 	char resume_conf[256];
 	int resume_conf_unsure;		/* a RESUME= not read here ($, quotes inside, ...) */
+	char resume_conf_file[64];	/* the file of the last RESUME= (conf/conf.d/resume) */
 	char detail[200];		/* why the file could not be read, in words */
 };
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -84,4 +85,28 @@ int initramfs_find(const char *root, const char *release, const char *cmdline, c
 	    bootentry_find_initrd(root, release, buf, len, tried, tried_len) == 0)
 		return 0;
 	return loader ? -ENOENT : try_names(root, release, buf, len, tried, tried_len);
+}
+
+int initramfs_find_next(const char *configured, const char *release, char *buf, size_t len,
+			char *tried, size_t tried_len)
+{
+	char *cmdline = NULL;
+	size_t cmdline_len = 0;
+	FILE *f;
+	int r;
+
+	if (configured[0]) {
+		snprintf(buf, len, "%s", configured);
+		return 0;
+	}
+	f = fopen("/proc/cmdline", "re");
+	if (f && getline(&cmdline, &cmdline_len, f) < 0) {
+		free(cmdline);
+		cmdline = NULL;
+	}
+	if (f)
+		fclose(f);
+	r = initramfs_find("", release, cmdline, buf, len, tried, tried_len);
+	free(cmdline);
+	return r;
 }

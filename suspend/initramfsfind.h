@@ -30,4 +30,13 @@
 int initramfs_find(const char *root, const char *release, const char *cmdline, char *buf,
 		   size_t len, char *tried, size_t tried_len);
 
+/**
+ * initramfs_find_next() - the initramfs the next boot runs: @configured (--initramfs=,
+ * torpor.conf's initramfs) when not "", else initramfs_find() for @release (the
+ * running kernel's) with /proc/cmdline.  Nothing printed.
+ * Return: 0 with the path in @buf; -ENOENT (@tried: where it looked).
+ */
+int initramfs_find_next(const char *configured, const char *release, char *buf, size_t len,
+			char *tried, size_t tried_len);
+
 #endif

@@ -337,10 +337,10 @@ static int is_blank(char c)
 
 /*
  * One line of a configuration file, @s (@n bytes): a RESUME= assignment (maybe
- * after "export") into @rep; a line that names RESUME otherwise (a condition,
- * a function) leaves it unsure.  Comments and other lines do nothing.
+ * after "export") into @rep, 1; a line that names RESUME otherwise (a condition,
+ * a function) leaves it unsure.  Comments and other lines do nothing, 0.
  */
-static void resume_line(const char *s, size_t n, struct initramfs_report *rep)
+static int resume_line(const char *s, size_t n, struct initramfs_report *rep)
 {
 	const char *v;
 	size_t i = 0, vn;
@@ -348,13 +348,13 @@ static void resume_line(const char *s, size_t n, struct initramfs_report *rep)
 	while (i < n && is_blank(s[i]))
 		i++;
 	if (i == n || s[i] == '#' || !memmem(s + i, n - i, "RESUME", 6))
-		return;
+		return 0;
 	if (n - i > 6 && !strncmp(s + i, "export", 6) && is_blank(s[i + 6]))
 		for (i += 6; i < n && is_blank(s[i]); i++)
 			;
 	if (n - i < 7 || strncmp(s + i, "RESUME=", 7)) {
 		rep->resume_conf_unsure = 1;
-		return;
+		return 0;
 	}
 	v = s + i + 7;
 	vn = n - i - 7;
@@ -372,6 +372,7 @@ static void resume_line(const char *s, size_t n, struct initramfs_report *rep)
 		vn = sizeof(rep->resume_conf) - 1;
 	memcpy(rep->resume_conf, v, vn);
 	rep->resume_conf[vn] = '\0';
+	return 1;
 }
 
 /* The RESUME= of one configuration file @f, its last assignment */
@@ -385,7 +386,9 @@ static void resume_file(const struct file *f, struct initramfs_report *rep)
 		nl = memchr(p, '\n', (size_t)(f->text + f->text_len - p));
 		if (!nl)
 			nl = f->text + f->text_len;
-		resume_line(p, (size_t)(nl - p), rep);
+		if (resume_line(p, (size_t)(nl - p), rep))
+			snprintf(rep->resume_conf_file, sizeof(rep->resume_conf_file), "%s",
+				 f->path);
 	}
 	if (f->text_len < f->size)
 		rep->resume_conf_unsure = 1;	/* longer than what the walk keeps */
@@ -442,12 +445,17 @@ int initramfs_judge(const struct walk *w, const char *resume_path, struct initra
 		return 0;
 	}
 	rep->formats = f->formats;
+	memcpy(rep->resume_version, f->version, sizeof(rep->resume_version));
 	/* a hard link without its data: the data came with another of its names */
 	if (!f->marked && f->size == 0 && f->nlink >= 2) {
 		for (i = 0; i < w->nr_hard; i++)
 			if (w->hard[i].ino == f->ino && w->hard[i].devmajor == f->devmajor &&
-			    w->hard[i].devminor == f->devminor)
+			    w->hard[i].devminor == f->devminor) {
 				rep->formats |= w->hard[i].formats;
+				if (w->hard[i].version[0])
+					memcpy(rep->resume_version, w->hard[i].version,
+					       sizeof(rep->resume_version));
+			}
 	}
 	rep->efi_resume = !!(rep->formats & WALK_FORMATS_EFI);
 	rep->formats &= ~WALK_FORMATS_EFI;

@@ -169,6 +169,7 @@ static struct file *record(struct walk *w, const char *path, enum role role)
 	f->role = role;
 	f->formats = 0;
 	f->marked = 0;
+	f->version[0] = '\0';
 	return f;
 }
 
@@ -216,6 +217,7 @@ int walk_on_entry(void *ctx, const struct cpio_entry *e)
 	w->is_symlink = 0;
 	w->cur_formats = 0;
 	w->cur_marked = 0;
+	w->cur_version[0] = '\0';
 	w->carry_len = 0;
 	role = role_of(w, path);
 	if (role >= 0) {
@@ -273,7 +275,44 @@ static uint64_t marker_formats(const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* the EFI marker's prefix: as long as the format marker's, so one carry serves both */
+/*
+ * The release in a version line whose prefix ends at @p (@n bytes to the end of
+ * the window): "0.2" in "torpor-resume 0.2 (image format 2, ...", into @buf;
+ * 0, or -EINVAL when cut short or not a version line ("torpor-resume
+ * image-format=2" is not: '=' is no release's).
+ */
+static int version_of(const uint8_t *p, size_t n, char *buf)
+{
+	static const char suffix[] = WALK_VERSION_SUFFIX;
+	const size_t slen = sizeof(suffix) - 1;
+	size_t i;
+
+	for (i = 0; i < n && i < WALK_VERSION_MAX - 1; i++) {
+		if ((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'z') ||
+		    (p[i] >= 'A' && p[i] <= 'Z') || (p[i] && strchr(".+~:-_", p[i])))
+			continue;
+		break;
+	}
+	if (i == 0 || n - i < slen || memcmp(p + i, suffix, slen))
+		return -EINVAL;
+	memcpy(buf, p, i);
+	buf[i] = '\0';
+	return 0;
+}
+
+/* The version lines in @window (@len bytes): the last one found wins */
+static void scan_version(struct walk *w, const uint8_t *window, size_t len)
+{
+	static const char prefix[] = WALK_VERSION_PREFIX;
+	const size_t plen = sizeof(prefix) - 1;
+	const uint8_t *hit, *at;
+
+	for (at = window; (hit = memmem(at, len - (size_t)(at - window), prefix, plen));
+	     at = hit + 1)
+		(void)version_of(hit + plen, len - (size_t)(hit + plen - window), w->cur_version);
+}
+
+/* the EFI marker's prefix: as long as the format marker's (the carry holds either) */
 #define EFI_PREFIX	"torpor-resume efi-location="
 _Static_assert(sizeof(EFI_PREFIX) == sizeof(TORPOR_MARKER_PREFIX), "marker prefixes");
 _Static_assert(sizeof(EFILOC_MARKER) == sizeof(EFI_PREFIX) + 1, "EFI marker");
@@ -313,6 +352,7 @@ static void scan(struct walk *w, const uint8_t *p, size_t n)
 		len = w->carry_len + step;
 		scan_window(w, window, len, TORPOR_MARKER_PREFIX, 0);
 		scan_window(w, window, len, EFI_PREFIX, 1);
+		scan_version(w, window, len);
 		/* keep enough for a marker cut at the window's end */
 		i = len < sizeof(w->carry) ? len : sizeof(w->carry);
 		memmove(w->carry, window + len - i, i);
@@ -355,6 +395,7 @@ static void note_hardlink(struct walk *w, const struct cpio_entry *e)
 	h->devmajor = e->devmajor;
 	h->devminor = e->devminor;
 	h->formats = w->cur_formats;
+	memcpy(h->version, w->cur_version, sizeof(h->version));
 }
 
 /* cpio_data_fn */
@@ -382,6 +423,7 @@ int walk_on_data(void *ctx, const struct cpio_entry *e, const uint8_t *p, size_t
 	if (last && w->scan && w->cur) {
 		w->cur->formats = w->cur_formats;
 		w->cur->marked = w->cur_marked;
+		memcpy(w->cur->version, w->cur_version, sizeof(w->cur->version));
 	}
 	if (last && w->scan && e->nlink >= 2 && w->cur_marked)
 		note_hardlink(w, e);

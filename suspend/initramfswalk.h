@@ -22,6 +22,10 @@
  * it reads the EFI variable TorporHibernateLocation (core/efiloc.h)
  */
 #define WALK_FORMATS_EFI	(1ull << 0)
+#define WALK_VERSION_MAX	32	/* torpor-resume's release, with the NUL */
+/* its version line, VERSION_LINE("torpor-resume") (core/version.h) */
+#define WALK_VERSION_PREFIX	"torpor-resume "
+#define WALK_VERSION_SUFFIX	" (image format "
 #define TORPOR_UNIT		"torpor-restore.service"	/* runs it where systemd is /init */
 
 enum role {
@@ -46,6 +50,7 @@ struct file {
 	uint32_t mode, nlink, ino, devmajor, devminor, size;
 	uint64_t formats;		/* R_RESUME: from the marker */
 	int marked;
+	char version[WALK_VERSION_MAX];	/* R_RESUME: from its version line, "" if none */
 	char *text;			/* the others: the start of the data */
 	size_t text_len;
 };
@@ -58,6 +63,7 @@ struct symlink {
 struct hardlink {
 	uint32_t ino, devmajor, devminor;
 	uint64_t formats;
+	char version[WALK_VERSION_MAX];
 };
 
 struct walk {
@@ -75,7 +81,10 @@ struct walk {
 	int scan;			/* look for the marker in it */
 	uint64_t cur_formats;
 	int cur_marked;
-	uint8_t carry[sizeof(TORPOR_MARKER_PREFIX) + WALK_MARKER_TAIL];
+	char cur_version[WALK_VERSION_MAX];
+	/* the longer of a marker and a version line: one cut at a window's end is whole in
+	   the next */
+	uint8_t carry[sizeof(WALK_VERSION_PREFIX) + WALK_VERSION_MAX + sizeof(WALK_VERSION_SUFFIX)];
 	size_t carry_len;
 	char target[CPIO_NAME_MAX];	/* a symlink's target, as it comes */
 	int is_symlink;

@@ -8,6 +8,7 @@
  *                       [--image-file=PATH] [--setup-image-file[=SIZE]]
  *                       [--[no-]discard-after-resume]
  *                       [--initramfs=PATH] [--no-initramfs]
+ *        torpor-suspend --status [--json]
  *        torpor-suspend --help | --version
  *
  * Steps:
@@ -15,7 +16,8 @@
  *     file, SYSCONFDIR/torpor.conf or --config=, where any wrong line is an
  *     error, exit 1), the resume device and offset (arguments, else the file,
  *     else resume= / resume_offset= from /proc/cmdline, where a malformed one is
- *     an error, exit 1), the active swap area there,
+ *     an error, exit 1, else, without noresume, initramfs-tools' RESUME= in the
+ *     initramfs the next boot runs: areacheck.c), the active swap area there,
  *     the swap header page, the initramfs the next boot runs (it must hold a
  *     torpor-resume of this image format and its hook: initramfs.h), this
  *     kernel's identity; allocate every buffer;
@@ -38,7 +40,8 @@
  * (it only prints), and prints the resume= parameters that name the swap area
  * (printcmd.c); --check stops after step 1 too.  Run by an ordinary user,
  * --check makes the checks that need no root, names the others and exits 1
- * (usercheck.c).
+ * (usercheck.c).  --status tells the setup's facts and the first problem, read
+ * only and for any user (status.h), and exits 0 when ready, else 1.
  * With an image file (image_file in the file, or --image-file=), the resume
  * device and offset are the file's, and it is swap only around steps 1-4
  * (imagefile.c); --setup-image-file makes it and prints its resume= line.
@@ -49,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmdline.h"
@@ -56,9 +60,11 @@
 #include "decimal.h"
 #include "devname.h"
 #include "hibernate.h"
+#include "decompress.h"
 #include "imagefile.h"
 #include "msg.h"
 #include "printcmd.h"
+#include "status.h"
 #include "usercheck.h"
 #include "version.h"
 
@@ -76,7 +82,8 @@ static void usage(FILE *f)
 		"                       options override it\n"
 		"  --resume=DEV         resume device (/dev/NAME, UUID=, LABEL=, PARTUUID=,\n"
 		"                       PARTLABEL=, MAJ:MIN); default: resume in the file, else\n"
-		"                       resume= on the kernel command line\n"
+		"                       resume= on the kernel command line, else RESUME= in\n"
+		"                       the initramfs (initramfs-tools)\n"
 		"  --resume-offset=N    page offset of a swap file's header; default:\n"
 		"                       resume_offset in the file, else on the command line\n"
 		"  --poweroff=MODE      after saving: shutdown (power off, the default), reboot,\n"
@@ -92,6 +99,11 @@ static void usage(FILE *f)
 		"                       or 1-16\n"
 		"  --check              only check the setup (device, swap area, kernel\n"
 		"                       support); change nothing\n"
+		"  --status             tell this machine's setup: the area the next hibernation\n"
+		"                       writes and the next boot reads, the image there now,\n"
+		"                       each kernel's initramfs, systemctl hibernate, logind;\n"
+		"                       exit 0 when ready, 1 when not; read only, any user\n"
+		"  --json               with --status: one JSON object instead of the lines\n"
 		"  --print-cmdline      print the resume= (and resume_offset=) kernel parameters\n"
 		"                       for the swap area; change nothing\n"
 		"  --image-file=PATH    hibernate into this image file, made swap only while\n"
@@ -168,6 +180,8 @@ static int from_cmdline(struct hib_opts *o)
 struct given {
 	const char *config;		/* --config=, NULL for the default file */
 	int print_cmdline;
+	int status;			/* --status */
+	int json;			/* --json */
 	int setup_image;		/* --setup-image-file */
 	int no_initramfs;		/* --no-initramfs */
 	uint64_t setup_bytes;		/* its SIZE, 0 for the default */
@@ -335,6 +349,12 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 	case 'L':
 		g->print_cmdline = 1;
 		break;
+	case 's':
+		g->status = 1;
+		break;
+	case 'J':
+		g->json = 1;
+		break;
 	case 'v':
 		msg_set_debug(1);
 		break;
@@ -347,7 +367,7 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 /* Two modes given, each a whole job of its own: 2 (reported), else 0. */
 static int check_modes(const struct hib_opts *o, const struct given *g)
 {
-	const char *m[3];
+	const char *m[4];
 	int n = 0;
 
 	if (o->check_only)
@@ -356,6 +376,12 @@ static int check_modes(const struct hib_opts *o, const struct given *g)
 		m[n++] = "--print-cmdline";
 	if (g->setup_image)
 		m[n++] = "--setup-image-file";
+	if (g->status)
+		m[n++] = "--status";
+	if (g->json && !g->status) {
+		msg_error("--json goes with --status only");
+		return 2;
+	}
 	if (n < 2)
 		return 0;
 	msg_error("%s and %s cannot be given together: each is a whole job of its own",
@@ -370,8 +396,9 @@ static int check_modes(const struct hib_opts *o, const struct given *g)
  */
 static void say_bad_option(const struct option *opts, const char *arg, int missing)
 {
-	size_t len = strcspn(arg, "=");
-	int i;
+	size_t len = strcspn(arg, "="), used = 0;
+	char names[128] = "";
+	int i, hits = 0, first = 0;
 
 	if (strncmp(arg, "--", 2)) {
 		msg_error("%s option '-%c'", missing ? "missing value for" : "unknown", optopt);
@@ -381,14 +408,29 @@ static void say_bad_option(const struct option *opts, const char *arg, int missi
 		msg_error("missing value for option '%s'", arg);
 		return;
 	}
-	/* --NAME=VALUE for an option that takes none */
-	for (i = 0; arg[len] == '=' && opts[i].name; i++) {
-		if (strlen(opts[i].name) == len - 2 && !strncmp(opts[i].name, arg + 2, len - 2)) {
-			msg_error("option '--%s' takes no value", opts[i].name);
-			return;
+	/* NAME as getopt_long() reads it: the whole name of an option, else the start of some */
+	for (i = 0; opts[i].name; i++) {
+		if (strncmp(opts[i].name, arg + 2, len - 2))
+			continue;
+		if (strlen(opts[i].name) == len - 2) {
+			hits = 1;
+			first = i;
+			break;
 		}
+		if (hits++ == 0)
+			first = i;
+		if (hits <= 3 && used < sizeof(names))
+			used += snprintf(names + used, sizeof(names) - used, "%s--%s",
+					 hits > 1 ? ", " : "", opts[i].name);
 	}
-	msg_error("unknown option '%.*s'", (int)len, arg);
+	if (hits > 1)
+		msg_error("ambiguous option '%.*s': it begins %s%s", (int)len, arg, names,
+			  hits > 3 ? ", ..." : "");
+	else if (hits == 1 && arg[len] == '=')
+		/* --NAME=VALUE for an option that takes none */
+		msg_error("option '--%s' takes no value", opts[first].name);
+	else
+		msg_error("unknown option '%.*s'", (int)len, arg);
 }
 
 /*
@@ -417,6 +459,8 @@ static int parse_args(int argc, char **argv, struct config *cli, struct hib_opts
 		{ "no-initramfs", no_argument, NULL, 'N' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "print-cmdline", no_argument, NULL, 'L' },
+		{ "status", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -448,6 +492,44 @@ static int parse_args(int argc, char **argv, struct config *cli, struct hib_opts
 	return check_modes(o, g) ? try_help() : -1;
 }
 
+/*
+ * --status: the facts, told (status.h); any user, read only.  0 when ready, 1
+ * when not (or not known without root).
+ */
+static int status_run(const struct config *cli, const struct config *conf, struct hib_opts *o,
+		      int json)
+{
+	struct status_env env = {
+		.cmdline = "/proc/cmdline", .boot_dir = "/boot", .unit_root = "",
+		.busctl = "busctl", .logind_timeout_ms = 5000, .decompress_path = DECOMPRESS_PATH,
+		.initrd_budget_ms = STATUS_INITRD_BUDGET_MS, .is_root = geteuid() == 0,
+		.now = time(NULL),
+	};
+	const char *image_file = conf->has_image_file ? conf->image_file : NULL;
+	const char *from = image_file ? (cli->has_image_file ? "--image-file" : "torpor.conf") :
+			   cli->has_resume ? "--resume" : conf->has_resume ? "torpor.conf" :
+			   "resume= on the kernel command line";
+	struct status *s;
+	int ready;
+
+	if (!image_file && (!o->resume[0] || !o->has_offset))
+		(void)from_cmdline(o);
+	s = malloc(sizeof(*s));
+	if (!s) {
+		msg_error("cannot check the status: %s", msg_errname(-ENOMEM));
+		return 1;
+	}
+	status_collect(&env, o, from, image_file, s);
+	if (json)
+		status_print_json(stdout, s, env.now);
+	else
+		status_print(stdout, s, env.now);
+	fflush(stdout);
+	ready = s->ready;
+	free(s);
+	return ready ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct config conf, cli;
@@ -472,6 +554,8 @@ int main(int argc, char **argv)
 		return try_help();
 	}
 	o.no_initramfs = g.no_initramfs;
+	if (g.status)
+		return status_run(&cli, &conf, &o, g.json);
 	/* an ordinary user's --check: what needs no root, and never a path to the hibernation */
 	if (o.check_only && geteuid() != 0) {
 		if (!conf.has_image_file && (!o.resume[0] || !o.has_offset))
@@ -494,6 +578,9 @@ int main(int argc, char **argv)
 		msg_warn("discard_after_resume applies only to an image file (image_file or "
 			 "--image-file): ignored");
 	if ((!o.resume[0] || !o.has_offset) && from_cmdline(&o))
+		return 1;
+	/* nothing names the area: the next boot's initramfs may (initramfs-tools' RESUME=) */
+	if (!o.resume[0] && hibernate_take_conf_area(&o, g.print_cmdline) < 0)
 		return 1;
 	if (g.print_cmdline)
 		return printcmd_run(&o) == 0 ? 0 : 1;

@@ -22,6 +22,9 @@
 #include "swaps.h"
 #include "target.h"
 
+/* the active swap areas target_find() reads: /proc/swaps (tests: a file) */
+const char *target_swaps = "/proc/swaps";
+
 /**
  * target_file_offset() - page index of the first block of a swap file
  * @fd: the open file, @page_size: page size
@@ -172,7 +175,7 @@ int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_tar
 	size_t nsw, i;
 	int n = 0, r, err = 0;
 
-	r = swaps_read("/proc/swaps", &sw, &nsw);
+	r = swaps_read(target_swaps, &sw, &nsw);
 	if (r < 0)
 		return r;
 	memset(&mismatch, 0, sizeof(mismatch));
@@ -222,7 +225,7 @@ int target_find_only(struct hib_target *ret)
 	dev_t dev = 0;
 	int r, oerr;
 
-	r = swaps_read("/proc/swaps", &sw, &nsw);
+	r = swaps_read(target_swaps, &sw, &nsw);
 	if (r < 0)
 		return r;
 	if (nsw != 1) {

@@ -32,6 +32,8 @@ enum target_match {
 				 * another page: @ret names it, with that page */
 };
 
+extern const char *target_swaps;	/* "/proc/swaps" (tests: a file) */
+
 int target_find(dev_t dev, int has_offset, uint64_t offset_pages, struct hib_target *ret);
 int target_find_only(struct hib_target *ret);
 int target_file_offset(int fd, uint32_t page_size, uint64_t *ret_pages);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# 18-itools-imagefile: zram is the only swap of a btrfs root, the way README's "no
-# swap partition" section sets it up: torpor-suspend --setup-image-file makes
+# 18-itools-imagefile: zram is the only swap of a btrfs root, the way docs/image-file.md
+# sets it up: torpor-suspend --setup-image-file makes
 # /var/lib/torpor/image (NOCOW) and prints the resume= line, /etc/torpor.conf names
 # the file (image_file), and plain torpor-suspend hibernates into it.  Boot 1 has
 # resume=UUID=<the btrfs fsid> and no resume_offset, and only makes the file (torpor

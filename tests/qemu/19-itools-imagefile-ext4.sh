@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 19-itools-imagefile-ext4: 18-itools-imagefile on an ext4 root (384 MiB): zram is
-# the only swap, README's setup (--setup-image-file, image_file in torpor.conf),
+# the only swap, docs/image-file.md's setup (--setup-image-file, image_file in torpor.conf),
 # hibernate into the file, restore through the initramfs-tools hook before ext4
 # mounts the root; then a power cut while the file is active swap, and a normal boot
 # after it with the file inactive and a wrong resume_offset= refused.

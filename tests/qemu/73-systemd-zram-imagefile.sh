@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # 73-systemd-zram-imagefile: a Debian 13 system whose only swap is zram
-# (systemd-zram-generator's default zram0), torpor from its .deb, set up by README's
-# recipe for an image file, and hibernated by systemctl hibernate.  Boot 1: logind's
+# (systemd-zram-generator's default zram0), torpor from its .deb, set up by the
+# recipe in docs/image-file.md, and hibernated by systemctl hibernate.  Boot 1: logind's
 # CanHibernate is recorded (nothing is set up yet), torpor-suspend
 # --setup-image-file makes /var/lib/torpor/image and prints the resume= line,
 # /etc/torpor.conf names the file, update-initramfs -u -k all; the host puts the
@@ -19,7 +19,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 TEST_KERNELS=first
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
-TEST_DESCRIPTION="zram only, README's image file: logind's CanHibernate says yes, systemctl hibernate runs torpor, the file is no swap after"
+TEST_DESCRIPTION="zram only, the image-file recipe: logind's CanHibernate says yes, systemctl hibernate runs torpor, the file is no swap after"
 # only the .deb is installed: build/'s binaries are not used
 # shellcheck disable=SC2034 # read by lib.sh
 TEST_NEEDS_TORPOR=0

@@ -19,7 +19,7 @@
 #                               swap, and torpor_imagefile=SIZE makes the image file
 #                               /var/lib/torpor/image of SIZE with --setup-image-file
 #                               (unless it exists),
-#                               names it in /etc/torpor.conf (as README says) and
+#                               names it in /etc/torpor.conf (as docs/image-file.md says) and
 #                               hibernates into it; "=== imagefile-inactive|active" and
 #                               "=== zram-active|inactive" after the restore, and the
 #                               first of them on a normal boot with torpor_imagefile,
@@ -825,7 +825,7 @@ expect_root_sig() {
 # torpor-suspend refuses to hibernate into it until /proc/cmdline names it.
 hook_imagefile() {
 	resume="resume=UUID=$ROOT_UUID"
-	# README's order: make the file, put the printed line on the command line, reboot
+	# docs/image-file.md's order: make the file, put the printed line on the command line, reboot
 	hboot 1 "$resume" torpor_test=imagefile-setup torpor_imagefile=256M
 	note_boot 1
 	expect 1 normal-boot imagefile-made

@@ -5,7 +5,8 @@
 # of suspend/main.c's table (and so of --help), torpor-resume.8 every argument of
 # resume/bootargs.c and every kernel parameter core/cmdline.c reads, torpor.conf.5
 # every key of suspend/config.c, torpor-sleep.8 every operation and variable of
-# systemd/torpor-sleep.  groff missing is a failure (tests/deps.sh
+# systemd/torpor-sleep, torpor.1 every command and option of suspend/torpor (its
+# case labels).  groff missing is a failure (tests/deps.sh
 # check installs it).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -20,7 +21,7 @@ if ! command -v groff >/dev/null 2>&1; then
 	exit 1
 fi
 
-for page in man/torpor-suspend.8 man/torpor-resume.8 man/torpor-sleep.8 man/torpor.conf.5; do
+for page in man/torpor-suspend.8 man/torpor-resume.8 man/torpor-sleep.8 man/torpor.conf.5 man/torpor.1; do
 	if out=$(groff -man -ww -z "$page" 2>&1) && [ -z "$out" ]; then
 		ok "$page: groff -man -ww -z is silent"
 	else
@@ -95,5 +96,15 @@ if [ $# -lt 5 ]; then
 	not_ok "found only $# operations and variables of systemd/torpor-sleep: $*"
 else
 	documented man/torpor-sleep.8 "$@"
+fi
+# the torpor command's commands and options: the words of its case labels
+front_words=$(sed -n 's/^[[:space:]]*\(-\{0,2\}[a-z][a-z-]*\)\( | -\{0,2\}[a-z][a-z-]*\)*)$/&/p; s/^[[:space:]]*\(-\{0,2\}[a-z][a-z-]*\)) .*/\1)/p' suspend/torpor |
+	tr -d ')' | tr '|' ' ')
+# shellcheck disable=SC2086
+set -- $front_words
+if [ $# -lt 4 ]; then
+	not_ok "found only $# commands and options of suspend/torpor: $*"
+else
+	documented man/torpor.1 "$@"
 fi
 [ "$failed" -eq 0 ]

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -594,6 +595,49 @@ static void test_links(void)
 	tap_ok(verdict("edge2.cpio", INITRAMFS_OK, &rep), "initramfs: a marker across read chunks");
 }
 
+/* torpor-resume's release, from its version line beside the marker (--status shows it) */
+static void test_version(void)
+{
+	static const char line[] = "torpor-resume 0.2+deb13u1 (image format 2, build 0649d6b)";
+	struct initramfs_report rep;
+	char t[128];
+
+	snprintf(t, sizeof(t), "%s/ver", dir);
+	tree("ver", TORPOR_RESUME_MARKER, 1);
+	pack("ver", "ver0.cpio", 0);
+	tap_ok(verdict("ver0.cpio", INITRAMFS_OK, &rep) && !rep.resume_version[0],
+	       "initramfs: no version line: no release (the marker's prefix is none)");
+	sh("printf '%s\\0' >>%s%s", line, t, bin);
+	pack("ver", "ver1.cpio", 0);
+	tap_ok(verdict("ver1.cpio", INITRAMFS_OK, &rep) &&
+	       !strcmp(rep.resume_version, "0.2+deb13u1"),
+	       "initramfs: torpor-resume's release from its version line (got '%s')",
+	       rep.resume_version);
+	/* the line across the reader's 4 KiB windows: 1028 bytes of marker and noise follow
+	   the pad, then the 58-byte line starts 35 bytes before the window's end */
+	tree("ver", NULL, 1);
+	fake_resume(t, "usr/lib/torpor", TORPOR_RESUME_MARKER, 4096 - 1028 - 35);
+	sh("printf '%s\\0' >>%s%s", line, t, bin);
+	pack("ver", "ver2.cpio", 0);
+	tap_ok(verdict("ver2.cpio", INITRAMFS_OK, &rep) &&
+	       !strcmp(rep.resume_version, "0.2+deb13u1"),
+	       "initramfs: a version line across 4 KiB windows (got '%s')", rep.resume_version);
+	/* a line that is not one: no " (image format " after the release */
+	tree("ver", TORPOR_RESUME_MARKER, 1);
+	sh("printf 'torpor-resume 9.9 was here\\0torpor-resume %%s\\0' >>%s%s", t, bin);
+	pack("ver", "ver3.cpio", 0);
+	tap_ok(verdict("ver3.cpio", INITRAMFS_OK, &rep) && !rep.resume_version[0],
+	       "initramfs: 'torpor-resume WORD' without the format after it: no release");
+	/* a hard link whose data comes with its other name carries the release too */
+	tree("ver", TORPOR_RESUME_MARKER, 1);
+	sh("printf '%s\\0' >>%s%s && ln %s%s %s/zz-copy", line, t, bin, t, bin, t);
+	pack("ver", "ver4.cpio", 0);
+	tap_ok(verdict("ver4.cpio", INITRAMFS_OK, &rep) &&
+	       !strcmp(rep.resume_version, "0.2+deb13u1"),
+	       "initramfs: a hard link's release, from its other name (got '%s')",
+	       rep.resume_version);
+}
+
 /* early (uncompressed) cpio, then @tool's rest, which the reader runs @tool for */
 static void test_compressed(const char *label, const char *tool, const char *cmd,
 			    const char *format)
@@ -643,6 +687,43 @@ static void test_appended(const char *tool, const char *cmd)
 	   dir, dir, dir);
 	tap_ok(verdict("app2.img", INITRAMFS_OTHER_FORMAT, &rep),
 	       "initramfs: a later archive after a %s stream replaces torpor-resume", tool);
+}
+
+/* (alarm: the old code waited in open() for a writer; the test fails instead of hanging) */
+static void on_alarm(int sig)
+{
+	static const char m[] = "not ok - initramfs: a FIFO was opened waiting for a writer\n";
+
+	(void)sig;
+	(void)!write(1, m, sizeof(m) - 1);
+	_exit(1);
+}
+
+/*
+ * A FIFO where the initramfs is looked for (--initramfs=, torpor.conf, a name in
+ * /boot that --status reads) is no regular file, said at once: never opened
+ * blocking, which would wait for a writer for ever
+ */
+static void test_fifo(void)
+{
+	struct initramfs_report rep;
+	char path[128];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/fifo.img", dir);
+	if (mkfifo(path, 0600) < 0) {
+		skip("initramfs: a FIFO", "mkfifo");
+		return;
+	}
+	signal(SIGALRM, on_alarm);
+	alarm(10);
+	r = initramfs_inspect(path, bin, DECOMPRESS_PATH, 300, &rep);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	tap_ok(r == -EINVAL && strstr(rep.detail, "not a regular file"),
+	       "initramfs: a FIFO is not a regular file, said without waiting: %d %s", r,
+	       rep.detail);
+	unlink(path);
 }
 
 static void test_failures(void)
@@ -697,6 +778,7 @@ static void test_failures(void)
 	sh(": >%s/empty.img", dir);
 	tap_ok(inspect("empty.img", &rep) == -EBADMSG, "initramfs: an empty file: %s", rep.detail);
 	tap_ok(inspect("missing.img", &rep) == -ENOENT, "initramfs: a missing file: -ENOENT");
+	test_fifo();
 }
 
 /* The decompressor runs with an environment of its own, not the caller's */
@@ -1296,6 +1378,7 @@ int main(void)
 		test_unit();
 		test_unit_odd();
 		test_links();
+		test_version();
 		test_compressed("gzip", "gzip", "gzip -c", "gzip");
 		test_compressed("zstd", "zstd", "zstd -q -c", "zstd");
 		test_compressed("xz", "xz", "xz -c --check=crc32", "xz");

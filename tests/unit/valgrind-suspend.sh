@@ -40,7 +40,8 @@ vg 2 "unexpected argument 'extra-argument'" extra-argument
 # or CI container's root) the installed build refuses, rightly, so the test build
 # runs these instead, told to go on past that EACCES only (testhook.h).
 if [ "$(id -u)" -ne 0 ]; then
-	far="hibernating needs root"
+	# an ordinary user's --check makes the checks that need no root, then says so (usercheck.c)
+	far="hint: run 'sudo torpor-suspend --check' for the whole check"
 elif stat -L /proc/1/root /proc/1/ns/mnt >/dev/null 2>&1; then
 	far="cannot find resume device"
 else
