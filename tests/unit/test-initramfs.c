@@ -1223,6 +1223,26 @@ static void test_unnamed_efi(void)
 	r = unnamed_said("efi-dracut.cpio", out, sizeof(out));
 	tap_ok(r == 1, "efi: this torpor's dracut hook: the variable will name the area (%d)", r);
 
+	/* initramfs-tools: its RESUME= first, the EFI variable only where it does not name the area */
+	tree_libexec("efi-itools", 1);
+	snprintf(t, sizeof(t), "%s/efi-itools", dir);
+	sh("printf '%s\\0' >>%s%s && printf '[ -d /sys/firmware/efi/efivars ] || exit 0\\n' "
+	   ">>%s/scripts/local-top/torpor && mkdir -p %s/conf/conf.d && "
+	   "printf 'RESUME=7:3\\n' >%s/conf/conf.d/resume", EFILOC_MARKER, t, bin, t, t, t);
+	pack("efi-itools", "efi-itools.cpio", 0);
+	r = unnamed_said("efi-itools.cpio", out, sizeof(out));
+	tap_ok(r == 0, "efi: initramfs-tools' RESUME= names the area: it does, no EFI variable "
+	       "(%d)", r);
+	sh("printf 'RESUME=UUID=0b2c\\n' >%s/conf/conf.d/resume", t);
+	pack("efi-itools", "efi-itools-other.cpio", 0);
+	r = unnamed_said("efi-itools-other.cpio", out, sizeof(out));
+	tap_ok(r == 1, "efi: initramfs-tools' RESUME= names another area: the EFI variable "
+	       "will name it (%d)", r);
+	sh("rm %s/conf/conf.d/resume", t);
+	pack("efi-itools", "efi-itools-unset.cpio", 0);
+	r = unnamed_said("efi-itools-unset.cpio", out, sizeof(out));
+	tap_ok(r == 1, "efi: no RESUME=: the EFI variable will name the area (%d)", r);
+
 	efiwrite_dir = "/nonexistent/efivars";
 	r = unnamed_said("efi-unit.cpio", out, sizeof(out));
 	tap_ok(r == -EINVAL && strstr(out, "reads only the command line"),
