@@ -212,7 +212,8 @@ static int efivars_ready(const char *dir, int mount_it)
  * comes next (a restore, a discard, noresume, a missing device), so that no
  * later boot meets it.  It counts as resume= and resume_offset= would, over
  * the hook's --device and --offset; written by another kernel, its image is
- * discarded.  Everything it says is checked (efiloc_decode()).
+ * discarded, unless torpor.force (then the image's own kernel check decides, as
+ * on the resume= path).  Everything it says is checked (efiloc_decode()).
  */
 static void take_efi(const struct bootargs_env *env, struct restore_opts *o,
 		     const struct given *g)
@@ -260,7 +261,11 @@ static void take_efi(const struct bootargs_env *env, struct restore_opts *o,
 		  (unsigned long long)l.offset_pages, l.release);
 	if (uname(&u) < 0)
 		snprintf(u.release, sizeof(u.release), "unknown");
-	if (strcmp(u.release, l.release)) {
+	/* as on the resume= path, torpor.force leaves the kernel to the image's own check */
+	if (strcmp(u.release, l.release) && o->force) {
+		msg_debug("the EFI variable says kernel %s, this is %s: torpor.force, the "
+			  "image's own kernel check decides", l.release, u.release);
+	} else if (strcmp(u.release, l.release)) {
 		snprintf(reason, sizeof(reason), "the hibernation was made by kernel %s (EFI "
 			 "variable), this is %s", l.release, u.release);
 		if (!o->discard_reason)

@@ -7,7 +7,8 @@
  * as efivarfs.  Never opens /dev/snapshot: every image here is refused or
  * discarded before the load.  Proves: the variable leads to the image (discarded
  * under noresume, attempted and refused otherwise); it is removed in both cases;
- * another kernel's variable discards the image; a corrupt, short or oversized one
+ * another kernel's variable discards the image (with torpor.force the image's
+ * own check decides); a corrupt, short or oversized one
  * is removed and ignored; resume= wins over it; no EFI is the old normal boot.
  */
 #include <errno.h>
@@ -170,6 +171,19 @@ static void case_other_kernel(void)
 	       "removed");
 }
 
+static void case_other_kernel_force(void)
+{
+	char *argv[] = { "torpor-resume", NULL }, text[4096];
+
+	put_image("vda", UA, 0);
+	put_var(UA, 0, "0.0.1-other");
+	run_main("root=/dev/vdz torpor.force", 1, argv, efidir, text, sizeof(text));
+	tap_ok(strstr(text, "rejected the hibernation image on /dev/vda") &&
+	       !strstr(text, "made by kernel 0.0.1-other") && !has_image("vda", 0) && !has_var(),
+	       "efiresume: a variable from another kernel with torpor.force: the image is read "
+	       "and checked as on the resume= path (refused here: no meta), variable removed");
+}
+
 /* a variable of @len bytes: the valid one with @flip xor-ed into byte @at */
 static void put_bad_var(size_t len, size_t at, uint8_t flip)
 {
@@ -276,6 +290,7 @@ int main(void)
 	case_noresume();
 	case_attempt();
 	case_other_kernel();
+	case_other_kernel_force();
 	case_bad_vars();
 	case_cmdline_wins();
 	case_hook_device();
