@@ -6,7 +6,9 @@
  * Without resume= on the kernel command line, the next boot's torpor-resume
  * finds the area by the variable: written before the freeze (hibernate.c),
  * removed by torpor-resume when it reads it, and by torpor-suspend again after
- * a failure or the resume.
+ * a failure or the resume.  A hibernation that does not write it removes one
+ * left behind (efiwrite_settle()): a boot whose initramfs does not read it
+ * leaves it, and torpor-resume takes it over the initramfs's RESUME=.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -84,4 +86,23 @@ int efiwrite_plan(const struct hib_target *t, struct efiloc *ret, char *ret_spec
 		return r;
 	*ret = l;
 	return 0;
+}
+
+/**
+ * efiwrite_settle() - before the freeze, make the variable say what the next
+ * boot must read: @t->efi when @t->efi_location, else nothing (a variable left
+ * by an earlier hibernation whose boot did not read it goes)
+ * Return: 0 when written, or when there was nothing to remove; 1 when a
+ * leftover was removed; -errno (efiloc_write(), efiloc_remove()).  Does not log.
+ */
+int efiwrite_settle(const struct hib_target *t)
+{
+	int r;
+
+	if (t->efi_location)
+		return efiloc_write(efiwrite_dir, &t->efi);
+	r = efiloc_remove(efiwrite_dir);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	return r < 0 ? r : 1;
 }

@@ -11,6 +11,7 @@ struct hib_target;
 extern const char *efiwrite_dir;
 
 int efiwrite_usable(void);
+int efiwrite_settle(const struct hib_target *t);
 int efiwrite_plan(const struct hib_target *t, struct efiloc *ret, char *ret_spec, size_t len);
 
 #endif

@@ -92,19 +92,34 @@ static int plan_efi(const struct hib_opts *o, struct hib_target *t)
 }
 
 /*
- * Write the EFI variable of @t before the freeze: in place before the image is
- * committed, removed again on any failure.  0, or -errno (reported).
+ * Before the freeze: write the EFI variable of @t, in place before the image is
+ * committed and removed again on any failure; or remove one left by an earlier
+ * hibernation (efiwrite_settle()).  0, or -errno (reported).
  */
-static int write_efi(const struct hib_target *t)
+static int settle_efi(const struct hib_target *t)
 {
-	int r = efiloc_write(efiwrite_dir, &t->efi);
+	int r = efiwrite_settle(t);
 
-	if (r < 0) {
+	if (r == 1)
+		msg_info("removed EFI variable %s, left by an earlier hibernation whose boot did "
+			 "not read it", EFILOC_NAME);
+	if (r >= 0)
+		return 0;
+	if (t->efi_location) {
 		msg_error("cannot write EFI variable %s: %s: the next boot would not find the "
 			  "image", EFILOC_NAME, msg_errname(r));
-		msg_hint("put resume= (and resume_offset= for a swap file) on the kernel command "
-			 "line ('torpor-suspend --print-cmdline' prints it)");
+	} else if (t->efi_unnamed) {
+		msg_error("cannot remove EFI variable %s, left by an earlier hibernation: %s: "
+			  "the next boot would read it instead of the initramfs's RESUME=",
+			  EFILOC_NAME, msg_errname(r));
+	} else {
+		/* resume= on the command line: the next boot does not read it */
+		msg_warn("cannot remove EFI variable %s, left by an earlier hibernation: %s, "
+			 "ignoring", EFILOC_NAME, msg_errname(r));
+		return 0;
 	}
+	msg_hint("put resume= (and resume_offset= for a swap file) on the kernel command "
+		 "line ('torpor-suspend --print-cmdline' prints it)");
 	return r;
 }
 
@@ -149,8 +164,14 @@ int hibernate_preflight(const struct hib_opts *o, struct hib_target *t)
 	if (r < 0)
 		return r;
 	/* 1: no resume= names the area, the initramfs must know it (bootready.c) */
+	t->efi_unnamed = r == 1;
 	r = hibernate_check_initramfs(o, r == 1, t->dev);
-	return r == 1 ? plan_efi(o, t) : r;
+	r = r == 1 ? plan_efi(o, t) : r;
+	if (r == 0 && o->check_only && !t->efi_location &&
+	    efiloc_read(efiwrite_dir, &(struct efiloc){ 0 }) != -ENOENT)
+		msg_info("EFI variable %s is left by an earlier hibernation whose boot did not "
+			 "read it: hibernating removes it", EFILOC_NAME);
+	return r;
 }
 
 /* The swap area's device, large enough for its header page.  fd, or -errno (reported). */
@@ -392,11 +413,9 @@ int hibernate_run(const struct hib_opts *o)
 		msg_error("cannot set up the abort signals: %s", msg_errname(r));
 		goto out_release;
 	}
-	if (t.efi_location) {
-		r = write_efi(&t);
-		if (r < 0)
-			goto out_signals;
-	}
+	r = settle_efi(&t);
+	if (r < 0)
+		goto out_signals;
 	set_image_size(o, &old_size);
 	r = lock_and_snapshot(o, &w, &t, orig_sig);
 	/* resumed, or failed and thawed: the variable names no image now */

@@ -18,6 +18,7 @@ struct hib_target {
 	char swap_path[PATH_MAX];	/* the /proc/swaps entry */
 	char dev_name[64];		/* for messages */
 	int efi_location;		/* no resume= names it: the EFI variable will (efiwrite.h) */
+	int efi_unnamed;		/* no resume= names it: a leftover variable must go */
 	struct efiloc efi;		/* what that variable says */
 };
 

@@ -3,7 +3,8 @@
  * test-efiwrite.c - what torpor-suspend records in TorporHibernateLocation
  * (suspend/efiwrite.c): the swap area's UUID as text, its offset, this kernel;
  * an area without a UUID, or whose UUID a second device carries, is not
- * recorded; efivarfs usable only where it is writable.  A fake /sys and /dev
+ * recorded; efivarfs usable only where it is writable; a hibernation that
+ * does not write the variable removes one left behind.  A fake /sys and /dev
  * (fakesysfs.h) whose devices are regular files; a plain directory as efivarfs.
  */
 #include <errno.h>
@@ -83,5 +84,28 @@ int main(void)
 	tap_ok(!efiwrite_usable(), "efiwrite: no efivarfs directory: not usable");
 	mkdirs("efivars");
 	tap_ok(efiwrite_usable(), "efiwrite: a writable efivarfs directory: usable");
+
+	/* a variable left by a hibernation whose boot did not read it */
+	t.dev = makedev(254, 32);
+	memset(&l, 0, sizeof(l));
+	l.kind = EFILOC_UUID;
+	snprintf(l.id, sizeof(l.id), "%s", UA);
+	snprintf(l.release, sizeof(l.release), "%s", u.release);
+	l.image_format = TORPOR_FORMAT_VERSION;
+	if (efiloc_write(efi, &l) < 0)
+		die("efiloc_write");
+	t.efi_location = 0;
+	tap_ok(efiwrite_settle(&t) == 1 && efiloc_read(efi, &l) == -ENOENT,
+	       "efiwrite: a hibernation that names the area otherwise removes a leftover "
+	       "variable (the next boot would read it over RESUME=)");
+	tap_ok(efiwrite_settle(&t) == 0, "efiwrite: ... and with none left, does nothing");
+	t.efi_location = 1;
+	t.efi = l;
+	t.efi.offset_pages = 7;
+	tap_ok(efiwrite_settle(&t) == 0 && efiloc_read(efi, &l) == 0 && l.offset_pages == 7,
+	       "efiwrite: with the EFI location, the variable is written");
+	efiwrite_dir = "/nonexistent/efivars";
+	t.efi_location = 0;
+	tap_ok(efiwrite_settle(&t) == 0, "efiwrite: no efivarfs: nothing to remove");
 	return tap_done();
 }
