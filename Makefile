@@ -230,6 +230,9 @@ check-klibc: $(B)/torpor-resume
 	$(Q)v=$$(sed -n 's/^#define TORPOR_FORMAT_VERSION[[:space:]]*\([0-9]*\).*/\1/p' core/image.h); \
 		[ -n "$$v" ] && strings $(B)/torpor-resume | grep -qx "torpor-resume image-format=$$v" || \
 		{ echo "torpor-resume lacks its marker 'torpor-resume image-format=$$v' (core/image.h)" >&2; exit 1; }
+	$(Q)m=$$(sed -n 's/^#define EFILOC_MARKER[[:space:]]*"\(.*\)"$$/\1/p' core/efiloc.h); \
+		[ -n "$$m" ] && strings $(B)/torpor-resume | grep -qx "$$m" || \
+		{ echo "torpor-resume lacks its marker '$$m' (core/efiloc.h)" >&2; exit 1; }
 	@echo "torpor-resume: static, klibc only, marked image-format=$$(sed -n 's/^#define TORPOR_FORMAT_VERSION[[:space:]]*\([0-9]*\).*/\1/p' core/image.h)"
 
 # the installed torpor-suspend has no fault injection; the test build has

@@ -8,15 +8,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
 
 #include "bootargs.h"
 #include "cmdline.h"
 #include "decimal.h"
+#include "efiloc.h"
+#include "image.h"
 #include "msg.h"
 #include "restore.h"
 #include "version.h"
 
 #define DEFAULT_WAIT 5
+#define EFIVARFS_MAGIC 0xde5e81e4u
 
 static void usage(void)
 {
@@ -28,6 +34,8 @@ static void usage(void)
 	       "Defaults come from resume=, resume_offset=, noresume, torpor.wait=,\n"
 	       "torpor.force and torpor.debug on the kernel command line; a malformed\n"
 	       "one (or --offset/--wait value) discards the image instead of restoring it.\n"
+	       "Without resume=, the EFI variable TorporHibernateLocation that\n"
+	       "torpor-suspend wrote names the device and offset; it is used once.\n"
 	       "--dump describes the image on DEV (else the resume device) and changes\n"
 	       "nothing.\n");
 }
@@ -181,6 +189,90 @@ static void take_resume(const struct torpor_cmdline *cl, struct restore_opts *o,
 	}
 }
 
+/*
+ * Is efivarfs mounted on @dir?  If not, mount it (the initramfs has none).
+ * Without @mount_it (tests) @dir is taken as it is.  0, or -errno.
+ */
+static int efivars_ready(const char *dir, int mount_it)
+{
+	struct statfs st;
+
+	if (statfs(dir, &st) < 0)
+		return -errno;	/* no /sys/firmware/efi: not an EFI boot */
+	if (!mount_it || (unsigned int)st.f_type == EFIVARFS_MAGIC)
+		return 0;
+	if (mount("efivarfs", dir, "efivarfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		return -errno;
+	return 0;
+}
+
+/*
+ * No resume= on the command line: torpor-suspend may have named the area in
+ * its EFI variable.  It is read once and removed before it is used, whatever
+ * comes next (a restore, a discard, noresume, a missing device), so that no
+ * later boot meets it.  It counts as resume= and resume_offset= would, over
+ * the hook's --device and --offset; written by another kernel, its image is
+ * discarded, unless torpor.force (then the image's own kernel check decides, as
+ * on the resume= path).  Everything it says is checked (efiloc_decode()).
+ */
+static void take_efi(const struct bootargs_env *env, struct restore_opts *o,
+		     const struct given *g)
+{
+	static char reason[200];
+	struct utsname u;
+	struct efiloc l;
+	char spec[sizeof(o->device)];
+	int r, rm;
+
+	r = efivars_ready(env->efivars_dir, env->mount_efivars);
+	if (r < 0) {
+		/* not an EFI boot, or no efivarfs in this kernel: nothing to read */
+		msg_debug("no resume=, and no efivarfs at %s: %s", env->efivars_dir,
+			  msg_errname(r));
+		return;
+	}
+	r = efiloc_read(env->efivars_dir, &l);
+	if (r == -ENOENT) {
+		msg_debug("no resume= and no EFI variable %s", EFILOC_NAME);
+		return;
+	}
+	rm = r == 0 || r == -EMSGSIZE || r == -EBADMSG || r == -EPROTO ?
+	     efiloc_remove(env->efivars_dir) : 0;
+	if (rm < 0)
+		msg_error("cannot remove EFI variable '%s': %s", EFILOC_NAME, msg_errname(rm));
+	if (r == 0)
+		r = efiloc_spec(&l, spec, sizeof(spec));
+	if (r < 0) {
+		msg_error("ignoring EFI variable '%s': %s, continuing boot", EFILOC_NAME,
+			  r == -EPROTO ? "written by another torpor version" :
+			  r == -EMSGSIZE ? "not the size of a torpor hibernation location" :
+			  r == -EBADMSG ? "not a valid torpor hibernation location" :
+			  msg_errname(r));
+		return;
+	}
+	if ((g->device && strcmp(o->device, spec)) || (g->offset && o->offset != l.offset_pages)) {
+		snprintf(o->other_device, sizeof(o->other_device), "%s",
+			 g->device ? o->device : spec);
+		o->other_offset = g->offset ? o->offset : l.offset_pages;
+	}
+	snprintf(o->device, sizeof(o->device), "%s", spec);
+	o->offset = l.offset_pages;
+	msg_debug("EFI variable %s names %s, offset %llu, kernel %s", EFILOC_NAME, spec,
+		  (unsigned long long)l.offset_pages, l.release);
+	if (uname(&u) < 0)
+		snprintf(u.release, sizeof(u.release), "unknown");
+	/* as on the resume= path, torpor.force leaves the kernel to the image's own check */
+	if (strcmp(u.release, l.release) && o->force) {
+		msg_debug("the EFI variable says kernel %s, this is %s: torpor.force, the "
+			  "image's own kernel check decides", l.release, u.release);
+	} else if (strcmp(u.release, l.release)) {
+		snprintf(reason, sizeof(reason), "the hibernation was made by kernel %s (EFI "
+			 "variable), this is %s", l.release, u.release);
+		if (!o->discard_reason)
+			o->discard_reason = reason;
+	}
+}
+
 /* Fill in what the arguments left out from the command line; returns why not to restore. */
 static const char *merge_cmdline(int r, const struct torpor_cmdline *cl, struct restore_opts *o,
 				 const struct given *g)
@@ -214,10 +306,11 @@ static const char *merge_cmdline(int r, const struct torpor_cmdline *cl, struct 
 }
 
 /**
- * bootargs_main() - torpor-resume's main(), the kernel command line read from @cmdline_path
+ * bootargs_main() - torpor-resume's main(), the kernel command line and EFI
+ * variable read where @env says
  * Return: its exit status.
  */
-int bootargs_main(int argc, char **argv, const char *cmdline_path)
+int bootargs_main(int argc, char **argv, const struct bootargs_env *env)
 {
 	struct restore_opts o;
 	struct torpor_cmdline cl;
@@ -236,8 +329,10 @@ int bootargs_main(int argc, char **argv, const char *cmdline_path)
 		return 0;
 	/* at boot, the version heads whatever is said (nothing when there is no image) */
 	msg_set_banner(o.dump ? NULL : VERSION_LINE("torpor-resume"));
-	r = cmdline_read(cmdline_path, &cl);
+	r = cmdline_read(env->cmdline_path, &cl);
 	o.discard_reason = merge_cmdline(r, &cl, &o, &g);
+	if (!cl.resume[0] && !o.dump && env->efivars_dir)
+		take_efi(env, &o, &g);
 	if (o.wait_seconds < 0)
 		o.wait_seconds = DEFAULT_WAIT;
 	if (o.discard_reason && !o.device[0] && !o.dump) {

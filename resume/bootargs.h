@@ -3,6 +3,13 @@
 #ifndef RESUME_BOOTARGS_H
 #define RESUME_BOOTARGS_H
 
-int bootargs_main(int argc, char **argv, const char *cmdline_path);
+/* Where torpor-resume reads what the boot gives it (tests: files of their own) */
+struct bootargs_env {
+	const char *cmdline_path;	/* "/proc/cmdline" */
+	const char *efivars_dir;	/* efivarfs (EFILOC_DIR), NULL: no EFI variable is read */
+	int mount_efivars;		/* mount efivarfs on efivars_dir when it is not there */
+};
+
+int bootargs_main(int argc, char **argv, const struct bootargs_env *env);
 
 #endif

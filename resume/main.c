@@ -12,8 +12,11 @@
  * it) counts from either.  resume= and resume_offset= on the command line, read
  * as the kernel and torpor-suspend read them, win over --device and --offset
  * (which are for a resume device the hook has from its configuration); an
- * image on another area that the arguments name is discarded.  Steps:
- *  1. no resume device configured: exit 0 at once;
+ * image on another area that the arguments name is discarded.  Without
+ * resume=, the EFI variable TorporHibernateLocation (core/efiloc.h) that
+ * torpor-suspend wrote stands for resume= and resume_offset=: read once, removed
+ * before it is used, its image discarded when another kernel wrote it.  Steps:
+ *  1. no resume device configured (no resume=, --device or EFI variable): exit 0;
  *  2. wait (bounded) for the device, read the swap header: no torpor image,
  *     exit 0 quietly;
  *  3. check the whole header and map, the kernel and the memory size;
@@ -32,6 +35,7 @@
  * comes before the first message (none when there is no image).
  */
 #include "bootargs.h"
+#include "efiloc.h"
 #include "image.h"
 
 /*
@@ -40,8 +44,16 @@
  * (an initramfs built before an upgrade).  Kept by "used" though nothing reads it.
  */
 __attribute__((used)) static const char format_marker[] = TORPOR_RESUME_MARKER;
+/* and that it reads TorporHibernateLocation: torpor-suspend may rely on it without resume= */
+__attribute__((used)) static const char efi_marker[] = EFILOC_MARKER;
 
 int main(int argc, char **argv)
 {
-	return bootargs_main(argc, argv, "/proc/cmdline");
+	static const struct bootargs_env env = {
+		.cmdline_path = "/proc/cmdline",
+		.efivars_dir = EFILOC_DIR,
+		.mount_efivars = 1,
+	};
+
+	return bootargs_main(argc, argv, &env);
 }

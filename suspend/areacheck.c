@@ -19,6 +19,7 @@
 #include "checksay.h"
 #include "confarea.h"
 #include "devname.h"
+#include "efiwrite.h"
 #include "hibernate.h"
 #include "initramfstree.h"
 #include "msg.h"
@@ -134,6 +135,31 @@ static enum confarea_result find_conf(const struct hib_opts *o, struct confarea 
 	return confarea_take("/proc/cmdline", r, a);
 }
 
+/*
+ * Nothing names the area and the initramfs sets no RESUME=, on an EFI boot: the
+ * one active swap area, which the EFI variable will name to the next boot
+ * (bootready.c decides whether its initramfs reads it).  0, or -errno (not said).
+ */
+static int take_only_area(struct hib_opts *o)
+{
+	struct hib_target t;
+	int r;
+
+	memset(&t, 0, sizeof(t));
+	r = target_find_only(&t);
+	if (r != TARGET_FOUND)
+		return r < 0 ? r : -ENODEV;
+	snprintf(o->resume, sizeof(o->resume), "%u:%u", major(t.dev), minor(t.dev));
+	o->has_offset = t.is_file;
+	o->offset = t.offset_pages;
+	if (o->check_only)
+		msg_info("resume area: the only active swap area, '%s' (nothing names one, and "
+			 "the initramfs sets no RESUME=)", t.swap_path);
+	else
+		msg_debug("resume area: the only active swap area, '%s'", t.swap_path);
+	return 0;
+}
+
 /**
  * hibernate_take_conf_area() - nothing names the area (no --resume, no resume in
  * torpor.conf, no resume= on the command line): take the active swap area the
@@ -146,7 +172,10 @@ static enum confarea_result find_conf(const struct hib_opts *o, struct confarea 
  * (--no-initramfs, 'initramfs = none'), nothing is read (hibernate_resolve()
  * then refuses, as before); but --no-initramfs with --initramfs-tree reads the
  * RESUME= of the tree initramfs-tools is building (initramfstree.h).  The area
- * taken is told in --check and with @fallback, else with -v.
+ * taken is told in --check and with @fallback, else with -v.  On an EFI boot
+ * where the initramfs sets no RESUME= (or its hook is not initramfs-tools'), the
+ * one active swap area is taken instead: the EFI variable will name it
+ * (bootready.c check_unnamed(): resume= > the initramfs's RESUME= > the EFI variable).
  * Return: 0 when taken; 1 when not (noresume, or @fallback); -EINVAL when the
  * initramfs names no area (reported: what nothing names, and why); for an
  * ordinary user who cannot read the initramfs, -EACCES (said as a warning).
@@ -182,6 +211,9 @@ int hibernate_take_conf_area(struct hib_opts *o, int fallback)
 	} else if (fallback) {
 		msg_debug("the initramfs names no resume area: taking the only swap area");
 		r = 1;
+	} else if ((res == CONFAREA_UNSET || res == CONFAREA_NOT_ITOOLS) && efiwrite_usable() &&
+		   take_only_area(o) == 0) {
+		r = 0;
 	} else if (res == CONFAREA_NO_DEVICE && a->err == -ENOTUNIQ) {
 		hibernate_say_ambiguous(a->spec);
 		r = -EINVAL;

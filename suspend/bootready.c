@@ -16,6 +16,7 @@
 #include "checksay.h"
 #include "decompress.h"
 #include "devname.h"
+#include "efiwrite.h"
 #include "hibernate.h"
 #include "initramfs.h"
 #include "initramfstree.h"
@@ -89,54 +90,93 @@ static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf
 	return buf;
 }
 
-/*
- * initramfs-tools' hook looks for the image on the device the image's own
- * RESUME= names (@rep->resume_conf): it must be @dev, the area written, or that
- * boot never looks at the image, nor discards it.  0, or -EINVAL (reported).
- */
-static int check_resume_conf(const struct initramfs_report *rep, const char *what, dev_t dev)
+/* What initramfs-tools' RESUME= (@rep->resume_conf) says of the area written */
+enum conf_match {
+	CONF_NAMES,		/* it names @dev */
+	CONF_UNSURE,		/* it is not read here ($, quotes inside, ...) */
+	CONF_UNSET,		/* not set, or none */
+	CONF_OTHER,		/* it names another device, or none here */
+};
+
+/* Does RESUME= name @dev?  Says only which devices its lookup skipped. */
+static enum conf_match resume_conf_match(const struct initramfs_report *rep, dev_t dev)
 {
 	const char *v = rep->resume_conf;
 	char say[sizeof(rep->resume_conf) + 48];
 	dev_t named;
 	int r;
 
-	if (rep->resume_conf_unsure) {
+	if (rep->resume_conf_unsure)
+		return CONF_UNSURE;
+	if (!v[0] || !strcmp(v, "none"))
+		return CONF_UNSET;
+	r = devname_resolve(v, &named);
+	snprintf(say, sizeof(say), "the initramfs's RESUME=%s", v);
+	skipsay(say);
+	return r == 0 && named == dev ? CONF_NAMES : CONF_OTHER;
+}
+
+/*
+ * initramfs-tools' hook looks for the image on the device the image's own
+ * RESUME= names (@rep->resume_conf): it must be @dev, the area written, or that
+ * boot never looks at the image, nor discards it.  Says why not (@m, what
+ * resume_conf_match() found, is not CONF_NAMES); -EINVAL.
+ */
+static int say_resume_conf(const struct initramfs_report *rep, const char *what, dev_t dev,
+			   enum conf_match m)
+{
+	const char *v = rep->resume_conf;
+
+	if (m == CONF_UNSURE)
 		msg_error("the kernel command line has no resume=, and the RESUME= of initramfs-tools' "
 			  "configuration in %s cannot be read here: nothing shows that the next boot "
 			  "would look for the image", what);
-	} else if (!v[0] || !strcmp(v, "none")) {
+	else if (m == CONF_UNSET)
 		msg_error("the kernel command line has no resume=, and initramfs-tools' "
 			  "configuration in %s names no resume device (RESUME=%s): the next boot would "
 			  "not look for the image, and the hibernated session would be lost", what,
 			  v[0] ? v : "not set");
-	} else {
-		r = devname_resolve(v, &named);
-		snprintf(say, sizeof(say), "the initramfs's RESUME=%s", v);
-		skipsay(say);
-		if (r == 0 && named == dev)
-			return 0;
+	else
 		msg_error("the kernel command line has no resume=, and initramfs-tools' RESUME=%s "
 			  "in %s does not name the area written (device %u:%u): the next boot would "
 			  "look elsewhere, and the hibernated session would be lost", v, what,
 			  major(dev), minor(dev));
-	}
 	msg_hint("put resume= (and resume_offset= for a swap file) on the kernel command line "
 		 "('torpor-suspend --print-cmdline' prints it), rebuild the initramfs and reboot");
 	return -EINVAL;
 }
 
 /*
- * No resume= on the command line (@unnamed): only initramfs-tools' hook looks
- * for the image then, on the device its own RESUME= names (conf/conf.d/resume,
- * which torpor's boot script reads), which must be @dev; torpor-restore.service
- * and the dracut and mkinitcpio hooks read the command line only.  @rep is NULL
- * when the initramfs was not read, @what names it.  0, or -EINVAL (reported).
+ * No resume= on the command line (@unnamed): what names the area to the next
+ * boot, in this order:
+ *  1. initramfs-tools' RESUME= in the initramfs (conf/conf.d/resume, which
+ *     torpor's boot script passes as --device), when it names @dev: nothing is
+ *     written, and no EFI variable may be left (hibernate.c removes any);
+ *  2. on an EFI boot, the EFI variable TorporHibernateLocation (efiwrite.h), when
+ *     the initramfs's torpor-resume reads it and its hook runs it without resume=;
+ *     torpor-resume then takes the variable over --device;
+ *  3. nothing: refused.  torpor-restore.service and the dracut and mkinitcpio
+ *     hooks of an older torpor read the command line only.
+ * @rep is NULL when the initramfs was not read, @what names it.  0 (1.); 1 when
+ * the EFI variable must name the area (2.); or -EINVAL (reported).
  */
 static int check_unnamed(const struct initramfs_report *rep, const char *what, dev_t dev)
 {
-	if (rep && rep->hook_host == INITRAMFS_HOST_ITOOLS && !rep->unit)
-		return check_resume_conf(rep, what, dev);
+	int itools = rep && rep->hook_host == INITRAMFS_HOST_ITOOLS && !rep->unit;
+	enum conf_match m = itools ? resume_conf_match(rep, dev) : CONF_OTHER;
+
+	if (itools && m == CONF_NAMES)
+		return 0;
+	if (rep && efiwrite_usable()) {
+		if (rep->efi_resume && rep->efi_hook)
+			return 1;
+		msg_info("%s: the EFI variable %s would name the area, but %s", what,
+			 EFILOC_NAME, !rep->efi_resume ? "its torpor-resume does not read it "
+			 "(from an older torpor)" : "its hook does not run torpor-resume without "
+			 "resume= (from an older torpor)");
+	}
+	if (itools)
+		return say_resume_conf(rep, what, dev, m);
 	if (!rep)
 		msg_error("the kernel command line has no resume=, and the initramfs is not "
 			  "checked: nothing shows that the next boot would look for the image");
@@ -186,8 +226,9 @@ static int check_tree(const char *tree, dev_t dev)
  * reads this image format, and the hook that runs it, the image would be lost
  * (discarded by an older torpor-resume, or never looked at).  With @unnamed
  * (hibernate_check_next_boot() found no resume=), its hook must also know the
- * device, @dev, without it (check_unnamed()).  Before anything changes: 0, or -errno
- * (reported).
+ * device, @dev, without it (check_unnamed()).  Before anything changes: 0; 1 when
+ * the next boot finds the area only by the EFI variable, which must then be
+ * written (@unnamed only); or -errno (reported).
  */
 int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 {
@@ -247,7 +288,8 @@ int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 				 "ukify, or the generator's UKI option)");
 		return -ENOEXEC;
 	}
-	if (unnamed && check_unnamed(&rep, what, dev) < 0)
+	r = unnamed ? check_unnamed(&rep, what, dev) : 0;
+	if (r < 0)
 		return -EINVAL;
 	if (o->check_only && rep.unit)
 		msg_info("%s has torpor-resume for image format %d and torpor-restore.service",
@@ -255,7 +297,7 @@ int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 	else if (o->check_only)
 		msg_info("%s has torpor-resume for image format %d and the %s hook", what,
 			 TORPOR_FORMAT_VERSION, initramfs_host_name(rep.hook_host));
-	return 0;
+	return r;
 }
 
 /*

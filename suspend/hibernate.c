@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "devname.h"
+#include "efiwrite.h"
 #include "fitgate.h"
 #include "freezecheck.h"
 #include "hibernate.h"
@@ -59,6 +60,79 @@ static int before_root(void)
 	return interrupt_commit() != 0;
 }
 
+/*
+ * No resume= names the area, the next boot's torpor-resume finds it by the EFI
+ * variable: what it will say, in @t.  0, or -errno (reported).
+ */
+static int plan_efi(const struct hib_opts *o, struct hib_target *t)
+{
+	char spec[80];
+	int r;
+
+	r = efiwrite_plan(t, &t->efi, spec, sizeof(spec));
+	if (r == -ENOTUNIQ) {
+		hibernate_say_ambiguous(spec);
+		return r;
+	}
+	if (r < 0) {
+		msg_error("the kernel command line has no resume=, and %s cannot be named in EFI "
+			  "variable %s: %s", t->dev_name, EFILOC_NAME,
+			  r == -ENOENT ? (t->is_file ? "its filesystem has no UUID" :
+					  "its swap header has no UUID") : msg_errname(r));
+		msg_hint("put resume= (and resume_offset= for a swap file) on the kernel command "
+			 "line ('torpor-suspend --print-cmdline' prints it)");
+		return r;
+	}
+	t->efi_location = 1;
+	if (o->check_only)
+		msg_info("no resume= on the kernel command line: the next boot finds the area by "
+			 "EFI variable %s (%s, offset %llu), written when hibernating", EFILOC_NAME,
+			 spec, (unsigned long long)t->efi.offset_pages);
+	return 0;
+}
+
+/*
+ * Before the freeze: write the EFI variable of @t, in place before the image is
+ * committed and removed again on any failure; or remove one left by an earlier
+ * hibernation (efiwrite_settle()).  0, or -errno (reported).
+ */
+static int settle_efi(const struct hib_target *t)
+{
+	int r = efiwrite_settle(t);
+
+	if (r == 1)
+		msg_info("removed EFI variable %s, left by an earlier hibernation whose boot did "
+			 "not read it", EFILOC_NAME);
+	if (r >= 0)
+		return 0;
+	if (t->efi_location) {
+		msg_error("cannot write EFI variable %s: %s: the next boot would not find the "
+			  "image", EFILOC_NAME, msg_errname(r));
+	} else if (t->efi_unnamed) {
+		msg_error("cannot remove EFI variable %s, left by an earlier hibernation: %s: "
+			  "the next boot would read it instead of the initramfs's RESUME=",
+			  EFILOC_NAME, msg_errname(r));
+	} else {
+		/* resume= on the command line: the next boot does not read it */
+		msg_warn("cannot remove EFI variable %s, left by an earlier hibernation: %s, "
+			 "ignoring", EFILOC_NAME, msg_errname(r));
+		return 0;
+	}
+	msg_hint("put resume= (and resume_offset= for a swap file) on the kernel command "
+		 "line ('torpor-suspend --print-cmdline' prints it)");
+	return r;
+}
+
+/* After a failure or the resume: no variable left to name an image that is gone */
+static void remove_efi(void)
+{
+	int r = efiloc_remove(efiwrite_dir);
+
+	if (r < 0 && r != -ENOENT)
+		msg_warn("cannot remove EFI variable %s: %s, ignoring", EFILOC_NAME,
+			 msg_errname(r));
+}
+
 /**
  * hibernate_preflight() - the checks made before anything changes
  * @o: the options
@@ -90,7 +164,14 @@ int hibernate_preflight(const struct hib_opts *o, struct hib_target *t)
 	if (r < 0)
 		return r;
 	/* 1: no resume= names the area, the initramfs must know it (bootready.c) */
-	return hibernate_check_initramfs(o, r == 1, t->dev);
+	t->efi_unnamed = r == 1;
+	r = hibernate_check_initramfs(o, r == 1, t->dev);
+	r = r == 1 ? plan_efi(o, t) : r;
+	if (r == 0 && o->check_only && !t->efi_location &&
+	    efiloc_read(efiwrite_dir, &(struct efiloc){ 0 }) != -ENOENT)
+		msg_info("EFI variable %s is left by an earlier hibernation whose boot did not "
+			 "read it: hibernating removes it", EFILOC_NAME);
+	return r;
 }
 
 /* The swap area's device, large enough for its header page.  fd, or -errno (reported). */
@@ -332,10 +413,17 @@ int hibernate_run(const struct hib_opts *o)
 		msg_error("cannot set up the abort signals: %s", msg_errname(r));
 		goto out_release;
 	}
+	r = settle_efi(&t);
+	if (r < 0)
+		goto out_signals;
 	set_image_size(o, &old_size);
 	r = lock_and_snapshot(o, &w, &t, orig_sig);
+	/* resumed, or failed and thawed: the variable names no image now */
+	if (t.efi_location)
+		remove_efi();
 	if (o->has_image_size && old_size != UINT64_MAX)
 		(void)imagesize_swap(IMAGESIZE_PATH, old_size, &old_size);
+out_signals:
 	interrupt_restore();
 out_release:
 	lateguard_release();

@@ -67,6 +67,8 @@ struct initramfs_report {
 	unsigned hook_host;		/* the host of the hook found (OK, HOOK_NOT_RUN) */
 	int unit;			/* that hook is torpor-restore.service */
 	uint64_t formats;		/* bit N: the torpor-resume there reads format N */
+	int efi_resume;			/* it reads TorporHibernateLocation (EFILOC_MARKER) */
+	int efi_hook;			/* the hook runs it without resume= on an EFI boot */
 	char resume_version[32];	/* its release, from its --version line; "" if none */
 	const char *compression;	/* "zstd", ...; NULL when none */
 	uint64_t file_bytes;

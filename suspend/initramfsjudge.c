@@ -14,6 +14,13 @@
 #include "initramfswalk.h"
 #include "util.h"
 
+/*
+ * A shell hook that runs torpor-resume without resume= on an EFI boot (where it
+ * may read TorporHibernateLocation) tests for this directory; older hooks
+ * returned without a device
+ */
+#define EFI_HOOK_TEXT	"/sys/firmware/efi/efivars"
+
 /* Does @f's text hold @s?  A hook names the binary it runs. */
 static int text_has(const struct file *f, const char *s)
 {
@@ -274,6 +281,8 @@ static void judge_unit(const struct walk *w, const char *bin, struct initramfs_r
 	if (r < 0 || (r == 0 && rep->verdict != INITRAMFS_NO_HOOK))
 		return;
 	rep->unit = 1;
+	/* it runs torpor-resume whatever the command line says */
+	rep->efi_hook = 1;
 	rep->hook_host = w->hosts & INITRAMFS_HOST_DRACUT ? INITRAMFS_HOST_DRACUT :
 		w->hosts & INITRAMFS_HOST_MKINITCPIO ? INITRAMFS_HOST_MKINITCPIO : 0;
 	rep->verdict = r ? INITRAMFS_OK : INITRAMFS_HOOK_NOT_RUN;
@@ -293,6 +302,7 @@ static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_
 	for (i = 0; i < w->nr_files; i++) {
 		if (w->files[i].role == R_DRACUT_HOOK && text_has(&w->files[i], bin)) {
 			rep->hook_host = INITRAMFS_HOST_DRACUT;
+			rep->efi_hook = text_has(&w->files[i], EFI_HOOK_TEXT);
 			rep->verdict = dracut_runs_hooks(w, shell_init) ? INITRAMFS_OK :
 				INITRAMFS_NO_SHELL_INIT;
 			if (rep->verdict == INITRAMFS_OK)
@@ -302,6 +312,7 @@ static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_
 	}
 	if (text_has(it, bin) && (it->mode & 0111)) {
 		rep->hook_host = INITRAMFS_HOST_ITOOLS;
+		rep->efi_hook = text_has(it, EFI_HOOK_TEXT);
 		rep->verdict = !order || !S_ISREG(order->mode) || order_runs_torpor(order) ?
 			INITRAMFS_OK : INITRAMFS_HOOK_NOT_RUN;
 		if (rep->verdict == INITRAMFS_OK)
@@ -309,6 +320,7 @@ static void judge_hooks(const struct walk *w, const char *bin, struct initramfs_
 	}
 	if (text_has(cpio, bin)) {
 		rep->hook_host = INITRAMFS_HOST_MKINITCPIO;
+		rep->efi_hook = text_has(cpio, EFI_HOOK_TEXT);
 		/* the systemd hook puts systemd at /init: no busybox hook runs */
 		rep->verdict = !config_runs_torpor(config) ? INITRAMFS_HOOK_NOT_RUN :
 			shell_init ? INITRAMFS_OK : INITRAMFS_NO_SHELL_INIT;
@@ -446,6 +458,8 @@ int initramfs_judge(const struct walk *w, const char *resume_path, struct initra
 					       sizeof(rep->resume_version));
 			}
 	}
+	rep->efi_resume = !!(rep->formats & WALK_FORMATS_EFI);
+	rep->formats &= ~WALK_FORMATS_EFI;
 	if (!rep->formats) {
 		rep->verdict = INITRAMFS_NO_MARKER;
 		return 0;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "efiloc.h"
 #include "initramfs.h"
 #include "initramfswalk.h"
 #include "util.h"
@@ -311,29 +312,46 @@ static void scan_version(struct walk *w, const uint8_t *window, size_t len)
 		(void)version_of(hit + plen, len - (size_t)(hit + plen - window), w->cur_version);
 }
 
-/* Look for the marker in @p, with what the last piece left in the carry */
+/* the EFI marker's prefix: as long as the format marker's (the carry holds either) */
+#define EFI_PREFIX	"torpor-resume efi-location="
+_Static_assert(sizeof(EFI_PREFIX) == sizeof(TORPOR_MARKER_PREFIX), "marker prefixes");
+_Static_assert(sizeof(EFILOC_MARKER) == sizeof(EFI_PREFIX) + 1, "EFI marker");
+
+/*
+ * The markers of @prefix in the window @win (@len bytes): the format marker's
+ * formats, or WALK_FORMATS_EFI for the EFI marker (version 1)
+ */
+static void scan_window(struct walk *w, const uint8_t *win, size_t len, const char *prefix,
+			int efi)
+{
+	const size_t plen = strlen(prefix);
+	const uint8_t *hit, *at;
+	uint64_t bits;
+
+	for (at = win; (hit = memmem(at, len - (size_t)(at - win), prefix, plen)); at = hit + 1) {
+		bits = marker_formats(hit + plen, len - (size_t)(hit + plen - win));
+		if (efi)
+			bits = bits & (1ull << 1) ? WALK_FORMATS_EFI : 0;
+		if (bits) {
+			w->cur_formats |= bits;
+			w->cur_marked = 1;
+		}
+	}
+}
+
+/* Look for the markers in @p, with what the last piece left in the carry */
 static void scan(struct walk *w, const uint8_t *p, size_t n)
 {
-	static const char prefix[] = TORPOR_MARKER_PREFIX;
-	const size_t plen = sizeof(prefix) - 1;
 	uint8_t window[sizeof(w->carry) + 4096];
 	size_t step, len, i;
-	uint64_t bits;
-	const uint8_t *hit, *at;
 
 	while (n) {
 		step = n < 4096 ? n : 4096;
 		memcpy(window, w->carry, w->carry_len);
 		memcpy(window + w->carry_len, p, step);
 		len = w->carry_len + step;
-		for (at = window; (hit = memmem(at, len - (size_t)(at - window), prefix, plen));
-		     at = hit + 1) {
-			bits = marker_formats(hit + plen, len - (size_t)(hit + plen - window));
-			if (bits) {
-				w->cur_formats |= bits;
-				w->cur_marked = 1;
-			}
-		}
+		scan_window(w, window, len, TORPOR_MARKER_PREFIX, 0);
+		scan_window(w, window, len, EFI_PREFIX, 1);
 		scan_version(w, window, len);
 		/* keep enough for a marker cut at the window's end */
 		i = len < sizeof(w->carry) ? len : sizeof(w->carry);

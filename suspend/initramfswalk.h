@@ -17,6 +17,11 @@
 #define WALK_FILES_MAX		64	/* recorded candidates */
 #define WALK_HARDLINKS_MAX	4096	/* hard-linked files with a marker */
 #define WALK_MARKER_TAIL	32	/* the formats after the prefix, at most */
+/*
+ * In a file's formats, bit 0 (no image format is 0): it carries EFILOC_MARKER,
+ * it reads the EFI variable TorporHibernateLocation (core/efiloc.h)
+ */
+#define WALK_FORMATS_EFI	(1ull << 0)
 #define WALK_VERSION_MAX	32	/* torpor-resume's release, with the NUL */
 /* its version line, VERSION_LINE("torpor-resume") (core/version.h) */
 #define WALK_VERSION_PREFIX	"torpor-resume "

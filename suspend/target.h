@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "efiloc.h"
+
 struct hib_target {
 	dev_t dev;			/* the resume device (partition, or the file's filesystem) */
 	uint64_t offset_pages;		/* page index of the swap header on it */
@@ -15,6 +17,9 @@ struct hib_target {
 	uint64_t swap_used;		/* bytes of it in use then (swapped out, swap cache) */
 	char swap_path[PATH_MAX];	/* the /proc/swaps entry */
 	char dev_name[64];		/* for messages */
+	int efi_location;		/* no resume= names it: the EFI variable will (efiwrite.h) */
+	int efi_unnamed;		/* no resume= names it: a leftover variable must go */
+	struct efiloc efi;		/* what that variable says */
 };
 
 /* What target_find() and target_find_only() found, when they could look */

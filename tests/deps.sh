@@ -57,6 +57,7 @@ need_qemu="
 /usr/bin/dpkg-deb dpkg
 /usr/bin/timeout coreutils
 /usr/bin/socat socat
+/usr/share/OVMF/OVMF_CODE_4M.fd ovmf
 "
 need_bench="
 /usr/bin/lz4 lz4

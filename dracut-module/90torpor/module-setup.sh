@@ -78,6 +78,9 @@ install() {
         [[ $_conf ]] && printf '%s\n' "$_conf" >>"${initdir}/etc/cmdline.d/90torpor.conf"
     fi
     inst_simple "${TORPOR_RESUME_BIN:-@LIBEXECDIR@/torpor-resume}" "@LIBEXECDIR@/torpor-resume"
+    # without resume=, torpor-resume mounts efivarfs to read the EFI variable
+    # TorporHibernateLocation (the mount loads the module)
+    hostonly='' instmods efivarfs
     if dracut_module_included "systemd"; then
         torpor_install_unit
     else

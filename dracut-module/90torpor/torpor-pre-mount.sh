@@ -12,14 +12,17 @@ torpor_pre_mount() {
     local _bin=@LIBEXECDIR@/torpor-resume
     local _spec _off _now _end
 
-    _spec=$(getarg resume=) || return 0
-    [ -n "$_spec" ] || return 0
+    _spec=$(getarg resume=)
+    # no resume=: on an EFI boot torpor-resume reads the area from the EFI
+    # variable torpor-suspend wrote (TorporHibernateLocation), if there is one
+    [ -n "$_spec" ] || [ -d /sys/firmware/efi/efivars ] || return 0
     if [ ! -x "$_bin" ]; then
         warn "torpor: '$_bin' is missing, continuing boot"
         return 0
     fi
-    getargbool 0 torpor.debug && echo "<6>torpor: pre-mount: start, device $_spec" >/dev/kmsg
-    set -- --device="$_spec"
+    getargbool 0 torpor.debug && echo "<6>torpor: pre-mount: start, device ${_spec:-from EFI}" >/dev/kmsg
+    set --
+    [ -z "$_spec" ] || set -- --device="$_spec"
     if [ -s /run/torpor/deadline ] && read -r _end </run/torpor/deadline; then
         read -r _now _ </proc/uptime
         _now=${_now%.*}${_now#*.}

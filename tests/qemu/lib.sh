@@ -46,6 +46,8 @@ SWAP_SIZE=${TORPOR_TEST_SWAP:-1G}
 # CONFIG symbol and module name of each driver the guest needs for its disks
 # (SYMBOL:NAME|OTHER where kernels name the module differently)
 GUEST_DRIVERS="VIRTIO_PCI:virtio_pci VIRTIO_BLK:virtio_blk"
+# and those it loads only on an EFI boot (efivarfs fails to load on any other)
+GUEST_EFI_DRIVERS="EFIVAR_FS:efivarfs"
 
 fails=0
 TEST_NEEDS_TORPOR=${TEST_NEEDS_TORPOR:-1}
@@ -171,8 +173,10 @@ build_initramfs() {
 	install -m 0755 "$OUT/pgrun" "$_root/usr/bin/pgrun" || return 1
 	install -m 0755 "$OUT/dmdelay" "$_root/usr/bin/dmdelay" || return 1
 	: >"$_root/etc/torpor-test/modules"
+	: >"$_root/etc/torpor-test/modules-efi"
 	_list=$(module_list) || return 1
-	for _m in $_list; do
+	_efilist=$(GUEST_DRIVERS=$GUEST_EFI_DRIVERS module_list) || return 1
+	for _m in $_list $_efilist; do
 		_src=$KTREE/lib/modules/$KVER/$_m
 		_name=$(basename "$_m")
 		case $_name in
@@ -181,7 +185,10 @@ build_initramfs() {
 		*.ko.gz) gzip -dc "$_src" >"$_root/lib/modules/${_name%.gz}" ;;
 		*) cp "$_src" "$_root/lib/modules/$_name" ;;
 		esac || return 1
-		echo "${_name%.ko*}.ko" >>"$_root/etc/torpor-test/modules"
+		case " $_efilist " in
+		*" $_m "*) echo "${_name%.ko*}.ko" >>"$_root/etc/torpor-test/modules-efi" ;;
+		*) echo "${_name%.ko*}.ko" >>"$_root/etc/torpor-test/modules" ;;
+		esac
 	done
 	# torpor-resume where torpor-suspend looks for it in the initramfs (LIBEXECDIR),
 	# with initramfs-tools' boot script that names it (/init runs it, not the script)

@@ -127,7 +127,8 @@ fi
 # dracut: install() with dracut's helpers as stubs
 for c in bad good; do
 	out=$(TORPOR_RESUME_BIN=$t/good TORPOR_BUILD_CHECK_BIN=$t/check-$c bash -c '
-		inst_simple() { :; }; inst_hook() { :; }; dracut_module_included() { return 1; }
+		inst_simple() { :; }; inst_hook() { :; }; instmods() { :; }
+		dracut_module_included() { return 1; }
 		dwarn() { echo "dracut-warn: $*"; }
 		hostonly_cmdline=no initdir=/nonexistent moddir=/nonexistent
 		. "$1" && install' sh "$b/dracut-module/90torpor/module-setup.sh" 2>&1)
@@ -143,8 +144,8 @@ done
 
 # mkinitcpio: build() with its helpers as stubs
 for c in bad good; do
-	out=$(TORPOR_RESUME_BIN=$t/good TORPOR_BUILD_CHECK_BIN=$t/check-$c bash -c '
-		add_binary() { :; }; add_runscript() { :; }
+	out=$(MODFILE=$t/mkinitcpio-module TORPOR_RESUME_BIN=$t/good TORPOR_BUILD_CHECK_BIN=$t/check-$c bash -c '
+		add_binary() { :; }; add_runscript() { :; }; add_module() { echo "$*" >"$MODFILE"; }
 		warning() { echo "mkinitcpio-warning: $*"; }
 		. "$1" && build' sh "$b/mkinitcpio/install/torpor" 2>&1)
 	rc=$?
@@ -156,4 +157,6 @@ for c in bad good; do
 			'[ "$rc" = 0 ] && [ -z "$out" ]'
 	fi
 done
+check "mkinitcpio: build() adds efivarfs, optional (torpor-resume mounts it without resume=)" \
+	'[ "$(cat "$t/mkinitcpio-module" 2>/dev/null)" = "efivarfs?" ]'
 echo "1..$n"

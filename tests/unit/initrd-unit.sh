@@ -89,6 +89,7 @@ dracut_install() {
 	MODE=$1 TORPOR_RESUME_BIN=$t/root$lib/torpor-resume TORPOR_BUILD_CHECK_BIN=$t/none bash -c '
 		inst_simple() { mkdir -p "$initdir${2%/*}" && cp "$1" "$initdir$2"; }
 		inst_hook() { echo "hook $*"; }
+		instmods() { echo "instmods $*"; }
 		dracut_module_included() { [ "$1" = systemd ] && [ "$MODE" = systemd ]; }
 		get_persistent_dev() { echo "/dev/disk/by-x/$DEV"; }
 		shorten_persistent_dev() { printf "%s\n" "$DEV"; }
@@ -102,6 +103,8 @@ dracut_install() {
 if out=$(dracut_install systemd); then
 	d=$t/initrd$units/torpor-restore.service.d/hostonly.conf
 	check "dracut, systemd mode: no shell hook" eval '! printf "%s\n" "$out" | grep -q "^hook"'
+	check "dracut: efivarfs in the image (torpor-resume mounts it without resume=)" eval \
+		'printf "%s\n" "$out" | grep -qx "instmods efivarfs"'
 	check "dracut, systemd mode: the unit, wanted by initrd.target" eval \
 		'[ -f "$t/initrd$units/torpor-restore.service" ] &&
 		[ -L "$t/initrd/etc/systemd/system/initrd.target.wants/torpor-restore.service" ]'

@@ -104,12 +104,13 @@ static void verdict(int bug, const char *what)
 static int run_main(const char *cmdline, int argc, char **argv)
 {
 	char p[PATH_MAX];
+	struct bootargs_env env = { .cmdline_path = p };
 
 	put_text("proc/cmdline", cmdline);
 	snprintf(p, sizeof(p), "%s/proc/cmdline", root);
 	devwait_reset();
 	fflush(stdout);
-	return bootargs_main(argc, argv, p);
+	return bootargs_main(argc, argv, &env);
 }
 
 /* stderr, sent to a file of the fake root while a case runs */

@@ -21,6 +21,8 @@
 #include "bootentry.h"
 #include "cpio.h"
 #include "decompress.h"
+#include "efiloc.h"
+#include "efiwrite.h"
 #include "hibernate.h"
 #include "image.h"
 #include "initramfs.h"
@@ -1056,6 +1058,7 @@ static void test_unnamed(void)
 	int r;
 
 	bin = LIBEXECDIR "/torpor-resume";
+	efiwrite_dir = "/nonexistent/efivars";	/* no EFI here */
 	tree_libexec("un-itools", 1);
 	snprintf(t, sizeof(t), "%s/un-itools", dir);
 	/* hooks/resume's conf.d/resume; zz-resume-auto (later in name order) wins */
@@ -1148,6 +1151,102 @@ static void test_unnamed(void)
 	r = check_said(&o, 1, out, sizeof(out));
 	tap_ok(r == -EINVAL && strstr(out, "the initramfs is not checked"),
 	       "no resume=: --check --no-initramfs cannot prove it either: refused");
+	bin = saved;
+}
+
+/* tree_libexec() whose torpor-resume also carries EFILOC_MARKER (with @efi) */
+static void tree_efi(const char *name, int efi)
+{
+	char t[128];
+
+	snprintf(t, sizeof(t), "%s/%s", dir, name);
+	tree(name, NULL, 0);
+	sh("rm -f %s/conf/initramfs.conf", t);
+	fake_resume(t, LIBEXECDIR + 1, TORPOR_RESUME_MARKER, 5000);
+	if (efi)
+		sh("printf '%s\\0' >>%s%s && head -c 300 /dev/urandom >>%s%s", EFILOC_MARKER, t,
+		   bin, t, bin);
+}
+
+/*
+ * No resume= on an EFI boot (efiwrite_dir a writable directory): an initramfs
+ * whose torpor-resume reads TorporHibernateLocation and whose hook runs it
+ * without resume= lets torpor-suspend write the variable (1); an older
+ * torpor-resume or hook, or no EFI, is refused as before.
+ */
+static void test_unnamed_efi(void)
+{
+	const char *saved = bin;
+	char out[4096], t[128], efi[160];
+	int r;
+
+	bin = LIBEXECDIR "/torpor-resume";
+	snprintf(efi, sizeof(efi), "%s/efivars", dir);
+	sh("mkdir -p %s", efi);
+	efiwrite_dir = efi;
+
+	tree_efi("efi-unit", 1);
+	snprintf(t, sizeof(t), "%s/efi-unit", dir);
+	sh("mkdir -p %s/usr/lib/dracut %s/usr/lib/systemd/system/initrd.target.wants && "
+	   "touch %s/usr/lib/dracut/dracut-lib.sh && printf '\\177ELF' >%s/usr/lib/systemd/systemd && "
+	   "ln -s usr/lib/systemd/systemd %s/init && "
+	   "printf '[Service]\\nExecStart=%s\\n' >%s/usr/lib/systemd/system/torpor-restore.service && "
+	   "ln -s ../torpor-restore.service %s/usr/lib/systemd/system/initrd.target.wants/",
+	   t, t, t, t, t, bin, t, t);
+	pack("efi-unit", "efi-unit.cpio", 0);
+	r = unnamed_said("efi-unit.cpio", out, sizeof(out));
+	tap_ok(r == 1, "efi: no resume=, torpor-restore.service and a torpor-resume that reads "
+	       "the EFI variable: the variable will name the area (%d)", r);
+
+	tree_efi("efi-old", 0);
+	snprintf(t, sizeof(t), "%s/efi-old", dir);
+	sh("cp -a %s/efi-unit/usr/lib/systemd %s/efi-unit/usr/lib/dracut %s/usr/lib/ && "
+	   "ln -s usr/lib/systemd/systemd %s/init", dir, dir, t, t);
+	pack("efi-old", "efi-old.cpio", 0);
+	r = unnamed_said("efi-old.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "its torpor-resume does not read it"),
+	       "efi: a torpor-resume without the EFI marker: refused, said why");
+
+	tree_efi("efi-dracut", 1);
+	snprintf(t, sizeof(t), "%s/efi-dracut", dir);
+	sh("printf '#!/bin/sh\\n' >%s/init && chmod 755 %s/init && "
+	   "mkdir -p %s/usr/lib/dracut/hooks/pre-mount && touch %s/usr/lib/dracut/dracut-lib.sh && "
+	   "printf 'torpor_pre_mount() {\\n    local _bin=%s\\n}\\n' "
+	   ">%s/usr/lib/dracut/hooks/pre-mount/05-torpor-pre-mount.sh", t, t, t, t, bin, t);
+	pack("efi-dracut", "efi-dracut-old.cpio", 0);
+	r = unnamed_said("efi-dracut-old.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "its hook does not run torpor-resume without resume="),
+	       "efi: an older dracut hook (returns without resume=): refused, said why");
+	sh("printf '    [ -d /sys/firmware/efi/efivars ] || return 0\\n' "
+	   ">>%s/usr/lib/dracut/hooks/pre-mount/05-torpor-pre-mount.sh", t);
+	pack("efi-dracut", "efi-dracut.cpio", 0);
+	r = unnamed_said("efi-dracut.cpio", out, sizeof(out));
+	tap_ok(r == 1, "efi: this torpor's dracut hook: the variable will name the area (%d)", r);
+
+	/* initramfs-tools: its RESUME= first, the EFI variable only where it does not name the area */
+	tree_libexec("efi-itools", 1);
+	snprintf(t, sizeof(t), "%s/efi-itools", dir);
+	sh("printf '%s\\0' >>%s%s && printf '[ -d /sys/firmware/efi/efivars ] || exit 0\\n' "
+	   ">>%s/scripts/local-top/torpor && mkdir -p %s/conf/conf.d && "
+	   "printf 'RESUME=7:3\\n' >%s/conf/conf.d/resume", EFILOC_MARKER, t, bin, t, t, t);
+	pack("efi-itools", "efi-itools.cpio", 0);
+	r = unnamed_said("efi-itools.cpio", out, sizeof(out));
+	tap_ok(r == 0, "efi: initramfs-tools' RESUME= names the area: it does, no EFI variable "
+	       "(%d)", r);
+	sh("printf 'RESUME=UUID=0b2c\\n' >%s/conf/conf.d/resume", t);
+	pack("efi-itools", "efi-itools-other.cpio", 0);
+	r = unnamed_said("efi-itools-other.cpio", out, sizeof(out));
+	tap_ok(r == 1, "efi: initramfs-tools' RESUME= names another area: the EFI variable "
+	       "will name it (%d)", r);
+	sh("rm %s/conf/conf.d/resume", t);
+	pack("efi-itools", "efi-itools-unset.cpio", 0);
+	r = unnamed_said("efi-itools-unset.cpio", out, sizeof(out));
+	tap_ok(r == 1, "efi: no RESUME=: the EFI variable will name the area (%d)", r);
+
+	efiwrite_dir = "/nonexistent/efivars";
+	r = unnamed_said("efi-unit.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "reads only the command line"),
+	       "efi: no EFI: the same initramfs is refused as before");
 	bin = saved;
 }
 
@@ -1324,6 +1423,7 @@ int main(void)
 		test_uki();
 		test_messages();
 		test_unnamed();
+		test_unnamed_efi();
 		test_find_boot();
 		test_find_entries();
 	} else {
