@@ -149,4 +149,15 @@ else
 	not_ok "make install-systemd installs it among systemd's generators, naming /etc/torpor.conf"
 	sed 's/^/# /' "$t/log"
 fi
+# its unit folders are torpor status's (suspend/status.c), in the same order: a
+# mask in /run/systemd/system (systemctl mask --runtime) counts for both
+# shellcheck disable=SC2016 # a literal ${ in the pattern
+gen_dirs=$(sed -n 's/^UNIT_DIRS=${TORPOR_UNIT_DIRS:-\(.*\)}$/\1/p' "$gen")
+status_dirs=$(sed -n '/^static const char \*const unit_dirs\[\] = {$/,/^};$/p' "$top/suspend/status.c" |
+	grep -o '"/[^"]*"' | tr -d '"' | tr '\n' ' ')
+if [ -n "$gen_dirs" ] && [ "$gen_dirs " = "$status_dirs" ]; then
+	ok "its unit folders are torpor status's: $gen_dirs"
+else
+	not_ok "its unit folders '$gen_dirs' are not torpor status's '$status_dirs'"
+fi
 [ "$failed" -eq 0 ]
