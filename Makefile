@@ -77,8 +77,15 @@ ifeq ($(VERSION),)
 VERSION := unknown
 endif
 endif
+# sudo make install in a checkout you own: git refuses a repository another
+# user owns unless told it is safe (this one is: its Makefile runs anyway); and
+# -dirty comes from git status without optional locks: describe --dirty and diff
+# would rewrite the index (as root, in your checkout)
+GIT_HERE := GIT_OPTIONAL_LOCKS=0 git -c safe.directory='$(CURDIR)'
 ifeq ($(origin TORPOR_BUILD),undefined)
-TORPOR_BUILD := $(shell test -e .git && git describe --always --dirty 2>/dev/null)
+TORPOR_BUILD := $(shell test -e .git && d=$$($(GIT_HERE) describe --always 2>/dev/null) && \
+	{ [ -z "$$($(GIT_HERE) status --porcelain --untracked-files=no 2>/dev/null)" ] || \
+	d=$$d-dirty; } && echo "$$d")
 endif
 ifeq ($(TORPOR_BUILD),)
 TORPOR_BUILD := $(VERSION)

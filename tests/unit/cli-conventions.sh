@@ -88,6 +88,28 @@ if [ -e "$top/.git" ]; then
 		not_ok "in a git checkout the build is '$build', not git describe '$want'"
 	fi
 fi
+# sudo make install in your own checkout: git refuses a repository another user
+# owns ("dubious ownership"); the build is still git describe, not the release
+# (which would also remake the objects, as root, in your build folder)
+if [ -e "$top/.git" ] && [ "$(id -u)" -eq 0 ]; then
+	# this tree's Makefile (-dirty when it is not committed yet)
+	git clone -q --no-hardlinks "$top" "$t/own" && cp "$top/Makefile" "$t/own/" &&
+		chown -R nobody "$t/own"
+	want=$(git -C "$top" describe --always)
+	b=$(cd "$t/own" && make -pn build/version-vars 2>/dev/null | sed -n 's/^TORPOR_BUILD := //p')
+	if [ -n "$want" ] && { [ "$b" = "$want" ] || [ "$b" = "$want-dirty" ]; }; then
+		ok "in a checkout another user owns the build is still git describe, $want"
+	else
+		not_ok "in a checkout another user owns the build is '$b', not git describe '$want'"
+	fi
+	if [ "$(stat -c %U "$t/own/.git/index")" = nobody ]; then
+		ok "and its git index is still that user's"
+	else
+		not_ok "make, as root, left $t/own/.git/index owned by $(stat -c %U "$t/own/.git/index")"
+	fi
+elif [ -e "$top/.git" ]; then
+	echo "ok $((n += 1)) - a checkout another user owns # SKIP needs root"
+fi
 # a tarball or the .deb's copy: no .git, the build is the release
 mkdir "$t/src"
 (cd "$top" && tar --exclude=./build --exclude=./.git --exclude=./.cache \
