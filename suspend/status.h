@@ -96,6 +96,7 @@ struct status {
 	/* each installed kernel's initramfs */
 	struct status_initrd initrd[STATUS_INITRD_MAX];
 	size_t nr_initrd, initrd_more;
+	size_t initrd_orphans;		/* left out: their kernel is not installed */
 	int boot_err;			/* reading the boot directory */
 	int initrd_unchecked;		/* 'initramfs = none' in torpor.conf: none read */
 	/* systemctl hibernate, logind */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "decompress.h"
@@ -94,6 +95,28 @@ static void judge(struct status *s, const char *path, const char *release, const
 	d->resume_conf_unsure = rep->resume_conf_unsure;
 }
 
+/*
+ * Whether the kernel of release @rel is installed: @boot_dir/vmlinuz-@rel
+ * (Debian, Fedora, Arch's vmlinuz-linux; Arch's -fallback image is the same
+ * kernel's).  An initramfs whose kernel is gone (initrd.img-R.old-dkms, a
+ * removed kernel's leftover) is no boot's, and is not judged.
+ */
+static int kernel_installed(const char *boot_dir, const char *rel)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(rel);
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/vmlinuz-%s", boot_dir, rel);
+	if (lstat(path, &st) == 0)
+		return 1;
+	if (n > 9 && !strcmp(rel + n - 9, "-fallback")) {
+		snprintf(path, sizeof(path), "%s/vmlinuz-%.*s", boot_dir, (int)(n - 9), rel);
+		return lstat(path, &st) == 0;
+	}
+	return 0;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -129,9 +152,10 @@ void status_initrd_scan(const char *boot_dir, const char *only, const char *next
 			    .next = next && next[0] ? next : NULL };
 	size_t n = 0, i;
 	struct dirent *e;
+	int kernels = 0;
 	DIR *d;
 
-	s->nr_initrd = s->initrd_more = 0;
+	s->nr_initrd = s->initrd_more = s->initrd_orphans = 0;
 	if (only) {
 		judge(s, only, "", &b);
 		judge_next(s, &b, 1);
@@ -143,9 +167,18 @@ void status_initrd_scan(const char *boot_dir, const char *only, const char *next
 		judge_next(s, &b, 0);
 		return;
 	}
+	/* where kernels are not kept beside (no vmlinuz-* at all), every initramfs counts */
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "vmlinuz-", 8))
+			kernels = 1;
+	rewinddir(d);
 	while ((e = readdir(d)) && n < 4 * STATUS_INITRD_MAX) {
 		if (release_of(e->d_name, rel, sizeof(rel)) < 0)
 			continue;
+		if (kernels && !kernel_installed(boot_dir, rel)) {
+			s->initrd_orphans++;
+			continue;
+		}
 		grown = realloc(names, (n + 1) * sizeof(*names));
 		if (!grown)
 			break;

@@ -201,6 +201,9 @@ static void print_initrd(FILE *f, const struct status *s)
 	}
 	if (s->initrd_more)
 		fprintf(f, LABEL "and %zu more\n", "", s->initrd_more);
+	if (s->initrd_orphans)
+		fprintf(f, LABEL "(and %zu of kernels not installed, left out)\n", "",
+			s->initrd_orphans);
 }
 
 /**

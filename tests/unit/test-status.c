@@ -813,7 +813,8 @@ static void test_initrd_budget(void)
 	snprintf(tools, sizeof(tools), "%s/slowtools", dir);
 	snprintf(d, sizeof(d), "mkdir -p %s %s && printf '#!/bin/sh\\nexec sleep 30\\n' >%s/zstd && "
 		 "chmod 755 %s/zstd && for k in 1 2 3; do printf '\\050\\265\\057\\375junk' "
-		 ">%s/initrd.img-6.1.0-$k; done", boot, tools, tools, tools, boot);
+		 ">%s/initrd.img-6.1.0-$k; : >%s/vmlinuz-6.1.0-$k; done", boot, tools, tools, tools,
+		 boot, boot);
 	if (!s || system(d) != 0) {
 		tap_ok(0, "collect: the slow /boot made");
 		free(s);
@@ -893,6 +894,23 @@ static void test_collect(void)
 	       s->initrd[0].err < 0,
 	       "collect: /boot's initrd.img-RELEASE judged (not an archive: %d), vmlinuz left out",
 	       s->nr_initrd ? s->initrd[0].err : 0);
+	/* a kernel's leftovers: its initramfs judged only while the kernel is installed */
+	snprintf(d, sizeof(d), "cd %s && echo x >initrd.img-6.1.0-test.old-dkms && echo x "
+		 ">initrd.img-6.1.0-gone && echo x >initramfs-linux-fallback.img && : >vmlinuz-linux",
+		 boot);
+	if (system(d) != 0)
+		printf("# leftovers not made\n");
+	status_collect(&env, &o, "resume= on the kernel command line", NULL, s);
+	tap_ok(s->nr_initrd == 2 && !strcmp(s->initrd[0].release, "linux-fallback") &&
+	       !strcmp(s->initrd[1].release, "6.1.0-test") && s->initrd_orphans == 2,
+	       "collect: a removed kernel's initramfs and an .old-dkms copy left out, Arch's "
+	       "fallback image judged (%zu judged, %zu left out)", s->nr_initrd, s->initrd_orphans);
+	says(s, "leftovers", "(and 2 of kernels not installed, left out)\n", NULL);
+	snprintf(d, sizeof(d), "cd %s && rm initrd.img-6.1.0-test.old-dkms initrd.img-6.1.0-gone "
+		 "initramfs-linux-fallback.img vmlinuz-linux", boot);
+	if (system(d) != 0)
+		printf("# leftovers not removed\n");
+	status_collect(&env, &o, "resume= on the kernel command line", NULL, s);
 	tap_ok(strstr(s->dropin, "/usr/lib/systemd/system/") != NULL && !strcmp(s->can_hibernate, "yes"),
 	       "collect: the drop-in in /usr/lib found, logind asked");
 	/* a drop-in of the same name in /etc linked to /dev/null masks it */
