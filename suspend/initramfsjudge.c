@@ -198,10 +198,37 @@ static int exec_state(const char *text, const char *bin, int state)
 }
 
 /*
+ * Can a drop-in's @text keep the unit from running its ExecStart=: a condition
+ * or assertion in [Unit] (Condition*=, Assert*=: the unit is skipped or fails),
+ * or in [Service] a command before it (ExecStartPre=, ExecCondition=: one that
+ * fails stops it)?  The unit's own ConditionPathExists= is not a drop-in's.
+ */
+static int may_skip(const char *text)
+{
+	static const char *const keys[] = { "Condition", "Assert", "ExecStartPre", "ExecCondition" };
+	const char *p;
+	int section = 0;	/* 1 [Unit], 2 [Service] */
+	size_t i;
+
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		p += strspn(p, " \t");
+		if (*p == '[') {
+			section = !strncmp(p, "[Unit]", 6) ? 1 : !strncmp(p, "[Service]", 9) ? 2 : 0;
+			continue;
+		}
+		for (i = section == 2 ? 2 : 0; section && i < (section == 1 ? 2 : 4); i++)
+			if (!strncmp(p, keys[i], strlen(keys[i])))
+				return 1;
+	}
+	return 0;
+}
+
+/*
  * Does every drop-in of the unit keep it running only @bin?  A drop-in may set
  * ExecStart= (dracut's host-only one does: "ExecStart=" then torpor-resume with
- * --device=); it is taken as the last one applied, so it must leave only @bin.
- * Drop-ins anywhere in the image count, and ones that are links (not read).
+ * --device=); it is taken as the last one applied, so it must leave only @bin,
+ * and add nothing that can skip it (may_skip()).  Drop-ins anywhere in the
+ * image count, and ones that are links (not read).
  */
 static int dropins_keep(const struct walk *w, const char *bin)
 {
@@ -212,7 +239,8 @@ static int dropins_keep(const struct walk *w, const char *bin)
 		f = &w->files[i];
 		if (f->role != R_UNIT_DROPIN)
 			continue;
-		if (!S_ISREG(f->mode) || (f->text && exec_state(f->text, bin, 1) != 1))
+		if (!S_ISREG(f->mode) || (f->text && (exec_state(f->text, bin, 1) != 1 ||
+						      may_skip(f->text))))
 			return 0;
 	}
 	return 1;

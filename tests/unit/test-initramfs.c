@@ -555,6 +555,26 @@ static void test_unit_odd(void)
 			 "printf '[Service]\\nEnvironment=A=1\\n' "
 			 ">usr/lib/systemd/system/torpor-restore.service.d/x.conf", INITRAMFS_OK),
 	       "unit: a drop-in that leaves ExecStart: ok");
+	tap_ok(unit_case("mkdir -p etc/systemd/system/torpor-restore.service.d && "
+			 "printf '[Unit]\\nConditionKernelCommandLine=never\\n' "
+			 ">etc/systemd/system/torpor-restore.service.d/x.conf", INITRAMFS_NO_HOOK),
+	       "unit: a drop-in with a Condition*= of its own (it may skip the unit): no hook");
+	tap_ok(unit_case("mkdir -p etc/systemd/system/torpor-restore.service.d && "
+			 "printf '[Unit]\\nAssertPathExists=/x\\n' "
+			 ">etc/systemd/system/torpor-restore.service.d/x.conf", INITRAMFS_NO_HOOK),
+	       "unit: a drop-in with an Assert*=: no hook");
+	tap_ok(unit_case("mkdir -p etc/systemd/system/torpor-restore.service.d && "
+			 "printf '[Service]\\nExecStartPre=/bin/false\\n' "
+			 ">etc/systemd/system/torpor-restore.service.d/x.conf", INITRAMFS_NO_HOOK),
+	       "unit: a drop-in with an ExecStartPre= (it may fail first): no hook");
+	tap_ok(unit_case("mkdir -p etc/systemd/system/torpor-restore.service.d && "
+			 "printf '[Service]\\nExecCondition=/bin/false\\n' "
+			 ">etc/systemd/system/torpor-restore.service.d/x.conf", INITRAMFS_NO_HOOK),
+	       "unit: a drop-in with an ExecCondition=: no hook");
+	tap_ok(unit_case("mkdir -p etc/systemd/system/torpor-restore.service.d && "
+			 "printf '[Service]\\nConditionX=1\\n[Install]\\nAssertY=1\\n' "
+			 ">etc/systemd/system/torpor-restore.service.d/x.conf", INITRAMFS_OK),
+	       "unit: Condition-like names outside [Unit]: ok");
 	snprintf(sh_bin, sizeof(sh_bin), "mkdir -p usr/lib/systemd/system/torpor-restore.service.d "
 		 "&& printf '[Service]\\nExecStart=\\nExecStart=%s --device=/dev/vdb1\\n' "
 		 ">usr/lib/systemd/system/torpor-restore.service.d/hostonly.conf", bin);
