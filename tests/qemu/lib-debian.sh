@@ -196,8 +196,13 @@ sd_setup() {
 	fi
 	rm -f "$_r/tmp/torpor.deb"
 	echo "## dpkg -i: $(tr '\n' ' ' <"$T/dpkg.log")"
-	if ! grep -q 'update-initramfs' "$T/dpkg.log"; then
-		fail "dpkg -i did not regenerate the initramfs"
+	# each kernel's initramfs built once (no trigger building the newest again)
+	_gen=$(grep -c '^update-initramfs: Generating ' "$T/dpkg.log")
+	set -- "$_r"/boot/vmlinuz-*
+	if [ "$_gen" -eq $# ]; then
+		echo "ok: dpkg -i built the initramfs of each of the $# kernels once"
+	else
+		fail "dpkg -i built $_gen initramfs images for $# kernels (each once expected)"
 	fi
 	set -- "$_r"/boot/vmlinuz-*
 	cp "$1" "$T/vmlinuz" || return 1
@@ -246,8 +251,36 @@ sd_setup() {
 		truncate -s 1G "$T/swap.img" && mkswap -U "$SD_SWAP_UUID" "$T/swap.img" >/dev/null 2>&1 &&
 			mke2fs -q -t ext4 -d "$_r" "$T/root.img" 1536M || return 1
 	fi
+	# removing the package (70): every initramfs without torpor, systemd's own
+	# hibernation back (the disk the guest boots is made already)
+	[ -z "$_resume_conf" ] || sd_check_removal "$_r"
 	rm -rf "$_r"
 	note "per run: copy, dpkg -i (with its initramfs) and the disks in $(since "$_t1") s"
+}
+
+# sd_check_removal ROOT: dpkg -r torpor in ROOT rebuilds each initramfs without
+# torpor's boot script and torpor-resume and leaves no drop-in of torpor's
+sd_check_removal() {
+	if ! in_chroot "$1" dpkg -r torpor >"$T/dpkg-r.log" 2>&1; then
+		sed 's/^/# dpkg -r: /' "$T/dpkg-r.log"
+		fail "dpkg -r torpor failed in the guest's root"
+		return 1
+	fi
+	echo "## dpkg -r: $(tr '\n' ' ' <"$T/dpkg-r.log")"
+	set -- "$1"/boot/initrd.img-*
+	if lsinitramfs "$1" | grep -q 'torpor-resume$\|scripts/local-top/torpor$'; then
+		fail "after dpkg -r torpor, $(basename "$1") still holds torpor's boot script or torpor-resume"
+	else
+		echo "ok: after dpkg -r torpor, $(basename "$1") holds nothing of torpor"
+	fi
+	# (the test's own torpor-test service and sleep hook are not the package's)
+	_left=$(find "${1%/boot/*}/usr/lib/systemd" "${1%/boot/*}/etc/systemd" -name 'torpor*' \
+		! -name 'torpor-test*' 2>/dev/null | tr '\n' ' ')
+	if [ -n "$_left" ]; then
+		fail "after dpkg -r torpor, systemd files of torpor remain: $_left"
+	else
+		echo "ok: after dpkg -r torpor, no systemd file of torpor remains (systemctl hibernate is systemd's own)"
+	fi
 }
 
 # sd_boot N [PARAMS...]: boot the guest's own kernel and initramfs, keeping what
