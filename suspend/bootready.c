@@ -154,7 +154,9 @@ static int say_resume_conf(const struct initramfs_report *rep, const char *what,
  *     written, and no EFI variable may be left (hibernate.c removes any);
  *  2. on an EFI boot, the EFI variable TorporHibernateLocation (efiwrite.h), when
  *     the initramfs's torpor-resume reads it and its hook runs it without resume=;
- *     torpor-resume then takes the variable over --device;
+ *     torpor-resume then takes the variable over --device; not with RESUME=none
+ *     (initramfs-tools' /init makes it noresume, which discards the image) nor a
+ *     RESUME= not read here (it may be none);
  *  3. nothing: refused.  torpor-restore.service and the dracut and mkinitcpio
  *     hooks of an older torpor read the command line only.
  * @rep is NULL when the initramfs was not read, @what names it.  0 (1.); 1 when
@@ -167,6 +169,12 @@ static int check_unnamed(const struct initramfs_report *rep, const char *what, d
 
 	if (itools && m == CONF_NAMES)
 		return 0;
+	/*
+	 * initramfs-tools' /init turns RESUME=none into noresume, and torpor-resume then
+	 * discards the image the variable names; a RESUME= not read here may be none
+	 */
+	if (itools && (m == CONF_UNSURE || !strcmp(rep->resume_conf, "none")))
+		return say_resume_conf(rep, what, dev, m);
 	if (rep && efiwrite_usable()) {
 		if (rep->efi_resume && rep->efi_hook)
 			return 1;

@@ -1242,6 +1242,19 @@ static void test_unnamed_efi(void)
 	pack("efi-itools", "efi-itools-unset.cpio", 0);
 	r = unnamed_said("efi-itools-unset.cpio", out, sizeof(out));
 	tap_ok(r == 1, "efi: no RESUME=: the EFI variable will name the area (%d)", r);
+	/* initramfs-tools' /init turns RESUME=none into noresume: the image would be discarded */
+	sh("printf 'RESUME=none\\n' >%s/conf/conf.d/resume", t);
+	pack("efi-itools", "efi-itools-none.cpio", 0);
+	r = unnamed_said("efi-itools-none.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "names no resume device (RESUME=none)"),
+	       "efi: initramfs-tools' RESUME=none (noresume at boot): refused, no EFI variable "
+	       "(%d)", r);
+	/* a RESUME= not read here may be none at boot: no EFI variable either */
+	sh("printf '[ -e /x ] && RESUME=none\\n' >%s/conf/conf.d/resume", t);
+	pack("efi-itools", "efi-itools-unsure.cpio", 0);
+	r = unnamed_said("efi-itools-unsure.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "cannot be read here"),
+	       "efi: initramfs-tools' RESUME= not read here (may be none): refused (%d)", r);
 
 	efiwrite_dir = "/nonexistent/efivars";
 	r = unnamed_said("efi-unit.cpio", out, sizeof(out));
