@@ -146,6 +146,24 @@ static int say_resume_conf(const struct initramfs_report *rep, const char *what,
 	return -EINVAL;
 }
 
+/**
+ * hibernate_efi_names() - without resume=, would the EFI variable name the area
+ * to the boot of the initramfs @rep (as check_unnamed() lets it, when RESUME=
+ * does not name the area)?  An EFI boot where torpor-suspend can write it, a
+ * torpor-resume that reads it, a hook that runs it without resume=, and no
+ * initramfs-tools RESUME=none (noresume) or RESUME= not read here.  No message.
+ * Return: 1 or 0.
+ */
+int hibernate_efi_names(const struct initramfs_report *rep)
+{
+	int itools = rep->hook_host == INITRAMFS_HOST_ITOOLS && !rep->unit;
+
+	if (itools && (rep->resume_conf_unsure || !strcmp(rep->resume_conf, "none")))
+		return 0;
+	return rep->verdict == INITRAMFS_OK && rep->efi_resume && rep->efi_hook &&
+	       efiwrite_usable();
+}
+
 /*
  * No resume= on the command line (@unnamed): what names the area to the next
  * boot, in this order:
