@@ -21,6 +21,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "blockstack.h"
 #include "devname.h"
 #include "efiwrite.h"
 #include "freezecheck.h"
@@ -155,12 +156,16 @@ static void area_from_conf(const struct status_env *env, struct status *s)
 static void area_only(struct status *s)
 {
 	struct hib_target t;
+	char via[PATH_MAX];
 	int r;
 
 	memset(&t, 0, sizeof(t));
 	r = target_find_only(&t);
 	/* none or several, or not found: -EINVAL, said with the initramfs's words */
 	if (r != TARGET_FOUND && (r != -EACCES || s->is_root))
+		return;
+	/* zram (Fedora's only swap), a loop device: torpor-suspend refuses it (areacheck.c) */
+	if (r == TARGET_FOUND && blockstack_of(t.dev, via, sizeof(via)) != BLOCKSTACK_ANSWERS)
 		return;
 	s->spec_from = "the only active swap area, named to the next boot in an EFI variable";
 	s->area_by_efi = 1;

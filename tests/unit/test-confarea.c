@@ -339,6 +339,22 @@ static void test_status_efi(const char *line, const char *swapfile)
 		printf("# %s", out);
 	free(out);
 	out = NULL;
+	/* the only swap is zram (Fedora's): torpor-suspend refuses it, so does status */
+	snprintf(text, sizeof(text), "%s/dev/zram0", root);
+	if (geteuid() != 0 || mknod(text, S_IFBLK | 0600, makedev(251, 0)) < 0) {
+		tap_ok(1, "status: EFI, only zram: not taken # SKIP mknod needs root");
+	} else {
+		add_block("zram0", NULL, 0, 251, 0, 128);
+		snprintf(text, sizeof(text), "Filename Type Size Used Priority\n"
+			 "%s/dev/zram0 partition 1024 0 100\n", root);
+		put_text("swaps1", text);
+		status_collect(&env, &o, "resume= on the kernel command line", NULL, s);
+		s->snapshot_err = 0;
+		status_judge(s);
+		tap_ok(s->area_err == -EINVAL && !s->ready && !s->area_by_efi,
+		       "status: EFI, the only swap area is zram: not taken, not ready (%d)",
+		       s->area_err);
+	}
 	/* RESUME=none: initramfs-tools makes it noresume, no EFI variable helps */
 	image_efi("efinone", "RESUME=none");
 	snprintf(o.initramfs, sizeof(o.initramfs), "%.200s/efinone.cpio", root);
