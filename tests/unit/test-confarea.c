@@ -281,6 +281,7 @@ static void test_status_efi(const char *line, const char *swapfile)
 				  .decompress_path = DECOMPRESS_PATH, .boot_dir = root,
 				  .initrd_budget_ms = STATUS_INITRD_BUDGET_MS, .is_root = 1 };
 	struct status *s = calloc(1, sizeof(*s));
+	static char efi[300];
 	char cmdline[300], busctl[300], swaps[300], text[700], *out = NULL;
 	const char *saved = target_swaps;
 	struct hib_opts o;
@@ -294,8 +295,8 @@ static void test_status_efi(const char *line, const char *swapfile)
 	put_text("cmdline", line);
 	snprintf(text, sizeof(text), "mkdir -p %s/efivars", root);
 	sh(text);
-	snprintf(text, sizeof(text), "%s/efivars", root);
-	efiwrite_dir = strdup(text);
+	snprintf(efi, sizeof(efi), "%s/efivars", root);
+	efiwrite_dir = efi;
 	/* one active swap area: the swap file */
 	snprintf(swaps, sizeof(swaps), "%s/swaps1", root);
 	snprintf(text, sizeof(text), "Filename Type Size Used Priority\n%s file 1024 0 -2\n",
