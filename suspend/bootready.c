@@ -146,6 +146,24 @@ static int say_resume_conf(const struct initramfs_report *rep, const char *what,
 	return -EINVAL;
 }
 
+/**
+ * hibernate_efi_names() - without resume=, would the EFI variable name the area
+ * to the boot of the initramfs @rep (as check_unnamed() lets it, when RESUME=
+ * does not name the area)?  An EFI boot where torpor-suspend can write it, a
+ * torpor-resume that reads it, a hook that runs it without resume=, and no
+ * initramfs-tools RESUME=none (noresume) or RESUME= not read here.  No message.
+ * Return: 1 or 0.
+ */
+int hibernate_efi_names(const struct initramfs_report *rep)
+{
+	int itools = rep->hook_host == INITRAMFS_HOST_ITOOLS && !rep->unit;
+
+	if (itools && (rep->resume_conf_unsure || !strcmp(rep->resume_conf, "none")))
+		return 0;
+	return rep->verdict == INITRAMFS_OK && rep->efi_resume && rep->efi_hook &&
+	       efiwrite_usable();
+}
+
 /*
  * No resume= on the command line (@unnamed): what names the area to the next
  * boot, in this order:
@@ -154,7 +172,9 @@ static int say_resume_conf(const struct initramfs_report *rep, const char *what,
  *     written, and no EFI variable may be left (hibernate.c removes any);
  *  2. on an EFI boot, the EFI variable TorporHibernateLocation (efiwrite.h), when
  *     the initramfs's torpor-resume reads it and its hook runs it without resume=;
- *     torpor-resume then takes the variable over --device;
+ *     torpor-resume then takes the variable over --device; not with RESUME=none
+ *     (initramfs-tools' /init makes it noresume, which discards the image) nor a
+ *     RESUME= not read here (it may be none);
  *  3. nothing: refused.  torpor-restore.service and the dracut and mkinitcpio
  *     hooks of an older torpor read the command line only.
  * @rep is NULL when the initramfs was not read, @what names it.  0 (1.); 1 when
@@ -167,6 +187,12 @@ static int check_unnamed(const struct initramfs_report *rep, const char *what, d
 
 	if (itools && m == CONF_NAMES)
 		return 0;
+	/*
+	 * initramfs-tools' /init turns RESUME=none into noresume, and torpor-resume then
+	 * discards the image the variable names; a RESUME= not read here may be none
+	 */
+	if (itools && (m == CONF_UNSURE || !strcmp(rep->resume_conf, "none")))
+		return say_resume_conf(rep, what, dev, m);
 	if (rep && efiwrite_usable()) {
 		if (rep->efi_resume && rep->efi_hook)
 			return 1;

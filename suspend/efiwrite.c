@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -30,14 +31,17 @@ const char *efiwrite_dir = EFILOC_DIR;
 
 /**
  * efiwrite_usable() - can torpor-suspend write the variable: an EFI boot with
- * efivarfs mounted writable at efiwrite_dir (a test's directory is taken as it is)
+ * efivarfs mounted writable at efiwrite_dir (a test's directory is taken as it is).
+ * An ordinary user (--check, --status) cannot write it, root could: the mount's
+ * read-only flag decides for that user.
  * Return: 1 or 0.
  */
 int efiwrite_usable(void)
 {
 	struct statfs st;
 
-	if (statfs(efiwrite_dir, &st) < 0 || access(efiwrite_dir, W_OK) < 0)
+	if (statfs(efiwrite_dir, &st) < 0 || (st.f_flags & ST_RDONLY) ||
+	    (geteuid() == 0 && access(efiwrite_dir, W_OK) < 0))
 		return 0;
 	return strcmp(efiwrite_dir, EFILOC_DIR) || (unsigned int)st.f_type == EFIVARFS_MAGIC;
 }

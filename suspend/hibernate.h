@@ -47,6 +47,8 @@ int hibernate_take_conf_area(struct hib_opts *o, int fallback);
 /* bootready.c */
 int hibernate_check_next_boot(const struct hib_target *t, const char *spec);
 int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev);
+struct initramfs_report;
+int hibernate_efi_names(const struct initramfs_report *rep);
 
 /* checksay.c */
 void hibernate_say_ambiguous(const char *spec);

@@ -11,17 +11,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "efiloc.h"
 #include "initramfsjudge.h"
 #include "initramfstree.h"
 #include "initramfswalk.h"
 
 #define TREE_TEXT_MAX	(64 * 1024)	/* kept of each file, as the walk keeps */
+#define TREE_BIN_MAX	(64u << 20)	/* read of torpor-resume for its EFI marker */
 
 /* @full into a new record of @w as @rel: its mode, size and first TREE_TEXT_MAX bytes */
 static int add_file(struct walk *w, const char *full, const char *rel, enum role role)
@@ -87,22 +90,77 @@ static int add_conf_d(struct walk *w, const char *dir)
 	return r;
 }
 
-/* torpor's boot script in @dir, executable and naming @resume_path: 1, else 0 */
-static int has_boot_script(const char *dir, const char *resume_path)
+/*
+ * torpor's boot script in @dir, executable and naming @resume_path: 1, else 0;
+ * @ret_efi: 1 when it runs torpor-resume without a device on an EFI boot
+ * (it tests for efivarfs, as initramfsjudge.c's EFI_HOOK_TEXT)
+ */
+static int has_boot_script(const char *dir, const char *resume_path, int *ret_efi)
 {
+	static const char efi_text[] = "/sys/firmware/efi/efivars";
 	char full[PATH_MAX];
 	struct walk *w = calloc(1, sizeof(*w));
 	int ok = 0;
 
+	*ret_efi = 0;
 	snprintf(full, sizeof(full), "%s/scripts/local-top/torpor", dir);
 	if (w && add_file(w, full, "scripts/local-top/torpor", R_ITOOLS_HOOK) == 0 &&
-	    w->nr_files == 1 && (w->files[0].mode & 0111))
+	    w->nr_files == 1 && (w->files[0].mode & 0111)) {
 		ok = memmem(w->files[0].text, w->files[0].text_len, resume_path,
 			    strlen(resume_path)) != NULL;
+		*ret_efi = memmem(w->files[0].text, w->files[0].text_len, efi_text,
+				  strlen(efi_text)) != NULL;
+	}
 	if (w)
 		walk_free(w);
 	free(w);
 	return ok;
+}
+
+/*
+ * Does the torpor-resume the hook copied into @dir at @resume_path carry
+ * EFILOC_MARKER (it reads TorporHibernateLocation)?  1 or 0; read in pieces,
+ * at most TREE_BIN_MAX bytes, never waiting on anything but a regular file.
+ */
+static int resume_reads_efi(const char *dir, const char *resume_path)
+{
+	static const char marker[] = EFILOC_MARKER;	/* with its NUL: version 1 alone */
+	const size_t keep = sizeof(marker) - 1;
+	char full[PATH_MAX];
+	struct stat st;
+	uint8_t *buf;
+	size_t have = 0, total = 0;
+	ssize_t n;
+	int fd, found = 0;
+
+	snprintf(full, sizeof(full), "%s%s", dir, resume_path);
+	fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	buf = malloc(TREE_TEXT_MAX + keep);
+	if (!buf || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		free(buf);
+		close(fd);
+		return 0;
+	}
+	while (!found && total < TREE_BIN_MAX) {
+		n = read(fd, buf + have, TREE_TEXT_MAX);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		total += (size_t)n;
+		have += (size_t)n;
+		found = memmem(buf, have, marker, sizeof(marker)) != NULL;
+		/* a marker cut between two pieces: its start stays for the next */
+		if (have > keep) {
+			memmove(buf, buf + have - keep, keep);
+			have = keep;
+		}
+	}
+	free(buf);
+	close(fd);
+	return found;
 }
 
 int initramfs_tree_read(const char *dir, const char *resume_path, struct initramfs_report *ret)
@@ -127,9 +185,10 @@ int initramfs_tree_read(const char *dir, const char *resume_path, struct initram
 		return -ENOMEM;
 	ret->hosts = INITRAMFS_HOST_ITOOLS;
 	ret->verdict = INITRAMFS_NO_HOOK;
-	if (has_boot_script(dir, resume_path)) {
+	if (has_boot_script(dir, resume_path, &ret->efi_hook)) {
 		ret->verdict = INITRAMFS_OK;
 		ret->hook_host = INITRAMFS_HOST_ITOOLS;
+		ret->efi_resume = resume_reads_efi(dir, resume_path);
 	}
 	snprintf(full, sizeof(full), "%s/conf/initramfs.conf", dir);
 	r = add_file(w, full, "conf/initramfs.conf", R_ITOOLS_CONF);

@@ -15,8 +15,10 @@
  *       scripts/local-top/torpor is there, executable and names @resume_path,
  *       else INITRAMFS_NO_HOOK; ->resume_conf, resume_conf_file and
  *       resume_conf_unsure from conf/initramfs.conf and conf/conf.d/ (the
- *       judge's reader, initramfs_resume_conf()).  torpor-resume itself is not
- *       judged: the hook that runs this check is copying it in.
+ *       judge's reader, initramfs_resume_conf()); ->efi_hook when the script
+ *       runs torpor-resume without a device on an EFI boot, ->efi_resume when
+ *       the torpor-resume the hook copied in carries EFILOC_MARKER.  Its image
+ *       format is not judged: the hook that runs this check is copying it in.
  *
  * Return: 0; -errno when @dir or its conf/ files cannot be read (@ret->detail).
  */

@@ -21,7 +21,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "blockstack.h"
 #include "devname.h"
+#include "efiwrite.h"
 #include "freezecheck.h"
 #include "status.h"
 
@@ -118,6 +120,8 @@ static void take_conf(const struct status_env *env, struct status *s)
 		 s->conf.rep.resume_conf_file[0] ? s->conf.rep.resume_conf_file : "conf/");
 }
 
+static void area_only(struct status *s);
+
 /* Nothing else names the area: the one RESUME= names, or why none (area_err) */
 static void area_from_conf(const struct status_env *env, struct status *s)
 {
@@ -139,7 +143,55 @@ static void area_from_conf(const struct status_env *env, struct status *s)
 		s->area_err = s->conf.err;
 	} else if (s->conf_res == CONFAREA_UNREAD && s->conf.err == -EACCES && !s->is_root) {
 		s->area_err = -EACCES;	/* which area it names is not known: said last */
+	} else if ((s->conf_res == CONFAREA_UNSET || s->conf_res == CONFAREA_NOT_ITOOLS) &&
+		   efiwrite_usable()) {
+		area_only(s);
 	}
+}
+
+/*
+ * No RESUME= on an EFI boot: torpor-suspend takes the only active swap area
+ * and names it in the EFI variable (areacheck.c take_only_area()); so does --status
+ */
+static void area_only(struct status *s)
+{
+	struct hib_target t;
+	char via[PATH_MAX];
+	int r;
+
+	memset(&t, 0, sizeof(t));
+	r = target_find_only(&t);
+	/* none or several, or not found: -EINVAL, said with the initramfs's words */
+	if (r != TARGET_FOUND && (r != -EACCES || s->is_root))
+		return;
+	/* zram (Fedora's only swap), a loop device: torpor-suspend refuses it (areacheck.c) */
+	if (r == TARGET_FOUND && blockstack_of(t.dev, via, sizeof(via)) != BLOCKSTACK_ANSWERS)
+		return;
+	s->spec_from = "the only active swap area, named to the next boot in an EFI variable";
+	s->area_by_efi = 1;
+	if (r == TARGET_FOUND) {
+		snprintf(s->spec, sizeof(s->spec), "%.*s", (int)sizeof(s->spec) - 1, t.swap_path);
+		s->area = t;
+		s->area_err = 0;
+	} else {
+		s->area_err = -EACCES;	/* a swap file's page: root reads it */
+	}
+}
+
+/*
+ * No resume= on the command line, and RESUME= does not name the area: does the
+ * EFI variable, as torpor-suspend writes it (bootready.c, efiwrite.c)?
+ */
+static int named_by_efi(const struct status_env *env, struct status *s)
+{
+	struct efiloc l;
+	char spec[80];
+
+	take_conf(env, s);
+	if (!s->by_conf || !s->next_seen || s->next_err || !hibernate_efi_names(&s->conf.rep))
+		return 0;
+	/* its UUID must name the area alone: the probe needs root */
+	return !env->is_root || efiwrite_plan(&s->area, &l, spec, sizeof(spec)) == 0;
 }
 
 /* No resume= on the command line: does the next boot's RESUME= name the area? */
@@ -237,6 +289,8 @@ void status_collect(const struct status_env *env, const struct hib_opts *o, cons
 	read_image(ret, &ret->image);
 	if (ret->area_err == 0 && ret->next == NEXTBOOT_UNNAMED)
 		ret->next_by_conf = named_by_conf(env, ret);
+	if (ret->area_err == 0 && ret->next == NEXTBOOT_UNNAMED && !ret->next_by_conf)
+		ret->next_by_efi = named_by_efi(env, ret);
 	find_dropin(env->unit_root, ret->dropin, sizeof(ret->dropin));
 	ask_logind(env, ret);
 	status_judge(ret);

@@ -83,6 +83,8 @@ struct status {
 	enum nextboot_result next;	/* area_err == 0 */
 	struct nextboot nb;
 	int next_by_conf;		/* UNNAMED, but initramfs-tools' RESUME= names the area */
+	int next_by_efi;		/* UNNAMED, but the EFI variable will (hibernate_efi_names()) */
+	int area_by_efi;		/* nothing names it: the only active swap area, for the variable */
 	/* the initramfs the next boot runs (initramfs_find_next()), read by the scan */
 	int next_seen;			/* it was read (or tried): ->next_err, ->conf.rep */
 	int next_err;			/* initramfs_inspect()'s -errno, 0 when read */

@@ -126,7 +126,7 @@ static int judge_area(struct status *s)
 
 static int judge_next_boot(struct status *s)
 {
-	if (s->area_err || s->next == NEXTBOOT_AGREES || s->next_by_conf)
+	if (s->area_err || s->next == NEXTBOOT_AGREES || s->next_by_conf || s->next_by_efi)
 		return 0;
 	switch (s->next) {
 	case NEXTBOOT_UNNAMED:

@@ -127,6 +127,9 @@ static void print_next_boot(FILE *f, const struct status *s)
 	else if (s->next_by_conf)
 		fprintf(f, "%s (%s)   agrees\n", s->area.dev_name,
 			clean(s->conf_from, c, sizeof(c)));
+	else if (s->next_by_efi)
+		fprintf(f, "%s (EFI variable TorporHibernateLocation, written when hibernating)   "
+			"agrees\n", s->area.dev_name);
 	else if (s->by_conf && s->conf_res == CONFAREA_UNREAD && s->conf.err == -EACCES &&
 		 !s->is_root)
 		fprintf(f, "unknown (no resume= on the kernel command line; run as root to read "
@@ -278,10 +281,11 @@ static void json_next_boot(FILE *f, const struct status *s)
 	json_string(f, cl->resume[0] ? cl->resume : NULL);
 	putc(',', f);
 	json_u64(f, "resume_offset", cl->has_resume_offset, cl->resume_offset);
-	fprintf(f, ",\"noresume\":%s,\"by_initramfs_conf\":%s,\"agrees\":%s,\"error\":",
-		cl->noresume ? "true" : "false", s->next_by_conf ? "true" : "false",
-		s->area_err ? "null" : s->next == NEXTBOOT_AGREES || s->next_by_conf ? "true" :
-		"false");
+	fprintf(f, ",\"noresume\":%s,\"by_initramfs_conf\":%s,\"by_efi_variable\":%s,"
+		"\"agrees\":%s,\"error\":", cl->noresume ? "true" : "false",
+		s->next_by_conf ? "true" : "false", s->next_by_efi ? "true" : "false",
+		s->area_err ? "null" : s->next == NEXTBOOT_AGREES || s->next_by_conf ||
+		s->next_by_efi ? "true" : "false");
 	json_string(f, s->cmdline_err ? msg_errname(s->cmdline_err) : NULL);
 	putc('}', f);
 }

@@ -22,9 +22,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "confarea.h"
 #include "decompress.h"
 #include "devname.h"
+#include "efiwrite.h"
 #include "fakesysfs.h"
 #include "image.h"
 #include "initramfstree.h"
@@ -254,6 +256,120 @@ static void test_status(const char *line, const char *swapfile)
 	free(s);
 }
 
+/* image() whose torpor-resume reads the EFI variable and whose hook runs it without resume= */
+static void image_efi(const char *name, const char *conf)
+{
+	char cmd[2048];
+
+	image(name, 1, conf);
+	snprintf(cmd, sizeof(cmd), "t=%s/%s && printf '%s\\0' >>$t%s && "
+		 "printf '[ -d /sys/firmware/efi/efivars ] || exit 0\\n' >>$t/scripts/local-top/torpor && "
+		 "cd $t && find . | LC_ALL=C sort | cpio -o -H newc --quiet >%s/%s.cpio",
+		 root, name, EFILOC_MARKER, bin, root, name);
+	sh(cmd);
+}
+
+/*
+ * torpor-suspend --status on an EFI boot (efiwrite_dir writable) whose next
+ * initramfs reads TorporHibernateLocation: as --check, the EFI variable names
+ * the area to the next boot (torpor.conf's, or the only active swap area when
+ * nothing names one); RESUME=none stays refused
+ */
+static void test_status_efi(const char *line, const char *swapfile)
+{
+	struct status_env env = { .unit_root = root, .logind_timeout_ms = 5000,
+				  .decompress_path = DECOMPRESS_PATH, .boot_dir = root,
+				  .initrd_budget_ms = STATUS_INITRD_BUDGET_MS, .is_root = 1 };
+	struct status *s = calloc(1, sizeof(*s));
+	static char efi[300];
+	char cmdline[300], busctl[300], swaps[300], text[700], *out = NULL;
+	const char *saved = target_swaps;
+	struct hib_opts o;
+
+	if (!s)
+		die("calloc");
+	snprintf(cmdline, sizeof(cmdline), "%s/cmdline", root);
+	snprintf(busctl, sizeof(busctl), "%s/busctl", root);
+	env.cmdline = cmdline;
+	env.busctl = busctl;
+	put_text("cmdline", line);
+	snprintf(text, sizeof(text), "mkdir -p %s/efivars", root);
+	sh(text);
+	snprintf(efi, sizeof(efi), "%s/efivars", root);
+	efiwrite_dir = efi;
+	/* one active swap area: the swap file */
+	snprintf(swaps, sizeof(swaps), "%s/swaps1", root);
+	snprintf(text, sizeof(text), "Filename Type Size Used Priority\n%s file 1024 0 -2\n",
+		 swapfile);
+	put_text("swaps1", text);
+	target_swaps = swaps;
+	image_efi("efi", NULL);
+	memset(&o, 0, sizeof(o));
+	snprintf(o.initramfs, sizeof(o.initramfs), "%.200s/efi.cpio", root);
+	/* torpor.conf names the area, the command line has no resume= */
+	snprintf(o.resume, sizeof(o.resume), "UUID=" U_FS);
+	o.has_offset = 1;
+	o.offset = 0;
+	cmdline_read(cmdline, &s->nb.cl);
+	o.offset = s->nb.cl.resume_offset;
+	status_collect(&env, &o, "resume in torpor.conf", NULL, s);
+	s->snapshot_err = 0;
+	status_judge(s);
+	put_status(s, &out);
+	tap_ok(s->area_err == 0 && s->next == NEXTBOOT_UNNAMED && s->next_by_efi &&
+	       strstr(out, "(EFI variable TorporHibernateLocation, written when hibernating)   "
+		      "agrees\n") && s->ready,
+	       "status: EFI, torpor.conf names the area, no resume=: the EFI variable names it "
+	       "to the next boot, as --check says (%s)", s->problem);
+	if (!s->next_by_efi)
+		printf("# %s", out);
+	free(out);
+	out = NULL;
+	/* nothing names one: the only active swap area, as torpor-suspend takes it */
+	memset(&o, 0, sizeof(o));
+	snprintf(o.initramfs, sizeof(o.initramfs), "%.200s/efi.cpio", root);
+	status_collect(&env, &o, "resume= on the kernel command line", NULL, s);
+	s->snapshot_err = 0;
+	status_judge(s);
+	put_status(s, &out);
+	tap_ok(s->area_err == 0 && s->area.is_file && !strcmp(s->area.swap_path, swapfile) &&
+	       s->next_by_efi && strstr(out, "the only active swap area") && s->ready,
+	       "status: EFI, nothing names the area: the only active swap area, named by the EFI "
+	       "variable (%d, %s)", s->area_err, s->problem);
+	if (s->area_err || !s->next_by_efi)
+		printf("# %s", out);
+	free(out);
+	out = NULL;
+	/* the only swap is zram (Fedora's): torpor-suspend refuses it, so does status */
+	snprintf(text, sizeof(text), "%s/dev/zram0", root);
+	if (geteuid() != 0 || mknod(text, S_IFBLK | 0600, makedev(251, 0)) < 0) {
+		tap_ok(1, "status: EFI, only zram: not taken # SKIP mknod needs root");
+	} else {
+		add_block("zram0", NULL, 0, 251, 0, 128);
+		snprintf(text, sizeof(text), "Filename Type Size Used Priority\n"
+			 "%s/dev/zram0 partition 1024 0 100\n", root);
+		put_text("swaps1", text);
+		status_collect(&env, &o, "resume= on the kernel command line", NULL, s);
+		s->snapshot_err = 0;
+		status_judge(s);
+		tap_ok(s->area_err == -EINVAL && !s->ready && !s->area_by_efi,
+		       "status: EFI, the only swap area is zram: not taken, not ready (%d)",
+		       s->area_err);
+	}
+	/* RESUME=none: initramfs-tools makes it noresume, no EFI variable helps */
+	image_efi("efinone", "RESUME=none");
+	snprintf(o.initramfs, sizeof(o.initramfs), "%.200s/efinone.cpio", root);
+	status_collect(&env, &o, "resume= on the kernel command line", NULL, s);
+	s->snapshot_err = 0;
+	status_judge(s);
+	tap_ok(s->area_err == -EINVAL && !s->ready && !s->next_by_efi,
+	       "status: EFI, RESUME=none: no area, not ready (%d)", s->area_err);
+	efiwrite_dir = "/nonexistent/efivars";
+	target_swaps = saved;
+	free(out);
+	free(s);
+}
+
 int main(void)
 {
 	char swaps[300], swapfile[300], text[700], line[100];
@@ -270,6 +386,7 @@ int main(void)
 		return 1;
 	}
 	devname_root = root;
+	efiwrite_dir = "/nonexistent/efivars";	/* not this host's: test_status_efi() sets one */
 	/* the swap file's filesystem is a fake device that carries U_FS */
 	snprintf(swapfile, sizeof(swapfile), "%s/swapfile", root);
 	put_text("swapfile", "not read: its page comes from resume_offset=\n");
@@ -355,6 +472,7 @@ int main(void)
 	tap_ok(r == CONFAREA_NOT_ITOOLS,
 	       "confarea: no initramfs-tools hook runs torpor-resume: RESUME= not taken (%d)", r);
 	test_status(line, swapfile);
+	test_status_efi(line, swapfile);
 	test_tree(line, swapfile, fs);
 	r = find("root=/dev/vda\n", "missing", a);
 	tap_ok(r == CONFAREA_UNREAD && a->err == -ENOENT,

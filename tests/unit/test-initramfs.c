@@ -1198,6 +1198,7 @@ static void test_unnamed_efi(void)
 {
 	const char *saved = bin;
 	char out[4096], t[128], efi[160];
+	struct hib_opts o;
 	int r;
 
 	bin = LIBEXECDIR "/torpor-resume";
@@ -1262,6 +1263,46 @@ static void test_unnamed_efi(void)
 	pack("efi-itools", "efi-itools-unset.cpio", 0);
 	r = unnamed_said("efi-itools-unset.cpio", out, sizeof(out));
 	tap_ok(r == 1, "efi: no RESUME=: the EFI variable will name the area (%d)", r);
+	/* initramfs-tools' /init turns RESUME=none into noresume: the image would be discarded */
+	sh("printf 'RESUME=none\\n' >%s/conf/conf.d/resume", t);
+	pack("efi-itools", "efi-itools-none.cpio", 0);
+	r = unnamed_said("efi-itools-none.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "names no resume device (RESUME=none)"),
+	       "efi: initramfs-tools' RESUME=none (noresume at boot): refused, no EFI variable "
+	       "(%d)", r);
+	/* a RESUME= not read here may be none at boot: no EFI variable either */
+	sh("printf '[ -e /x ] && RESUME=none\\n' >%s/conf/conf.d/resume", t);
+	pack("efi-itools", "efi-itools-unsure.cpio", 0);
+	r = unnamed_said("efi-itools-unsure.cpio", out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "cannot be read here"),
+	       "efi: initramfs-tools' RESUME= not read here (may be none): refused (%d)", r);
+
+	/* the build check reads the tree being built: the same answer as for its image */
+	sh("rm -f %s/conf/conf.d/resume", t);
+	memset(&o, 0, sizeof(o));
+	o.no_initramfs = 1;
+	o.initramfs_tree = t;
+	r = check_said(&o, 1, out, sizeof(out));
+	tap_ok(r == 1, "efi: the tree being built, no RESUME=: the EFI variable will name the "
+	       "area, as for its image (%d: %s)", r, out);
+	sh("printf 'RESUME=none\\n' >%s/conf/conf.d/resume", t);
+	r = check_said(&o, 1, out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "(RESUME=none)"),
+	       "efi: the tree being built, RESUME=none: refused (%d)", r);
+	/* the marker across two of the pieces torpor-resume is read in */
+	sh("rm -f %s/conf/conf.d/resume && head -c 65530 /dev/zero >%s%s && printf '%s\\0' >>%s%s",
+	   t, t, bin, EFILOC_MARKER, t, bin);
+	r = check_said(&o, 1, out, sizeof(out));
+	tap_ok(r == 1, "efi: the tree being built, the marker across a 64 KiB boundary (%d)", r);
+	sh("head -c 65530 /dev/zero >%s%s", t, bin);
+	r = check_said(&o, 1, out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "its torpor-resume does not read it"),
+	       "efi: the tree being built, a torpor-resume without the marker: refused (%d)", r);
+	sh("printf '%s\\0' >>%s%s && sed -i /efivars/d %s/scripts/local-top/torpor",
+	   EFILOC_MARKER, t, bin, t);
+	r = check_said(&o, 1, out, sizeof(out));
+	tap_ok(r == -EINVAL && strstr(out, "its hook does not run torpor-resume without resume="),
+	       "efi: the tree being built, an older boot script: refused, said why (%d)", r);
 
 	efiwrite_dir = "/nonexistent/efivars";
 	r = unnamed_said("efi-unit.cpio", out, sizeof(out));

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "decompress.h"
+#include "efiwrite.h"
 #include "hash.h"
 #include "image.h"
 #include "jsonstr.h"
@@ -943,6 +944,7 @@ static void test_collect(void)
 
 int main(void)
 {
+	efiwrite_dir = "/nonexistent/efivars";	/* not this host's EFI variables */
 	snprintf(dir, sizeof(dir), "/tmp/torpor-status-XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
