@@ -513,6 +513,14 @@ uninstall-systemd:
 		rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-$$v.service.d/torpor.conf; \
 		rmdir $(DESTDIR)$(SYSTEMD_UNIT_DIR)/systemd-$$v.service.d 2>/dev/null || :; \
 	done
+	@# an older source install put its drop-ins in /usr/lib whatever PREFIX: this
+	@# install's (they run its torpor-sleep), not a package's, are removed there too
+	for v in $(SLEEP_VERBS); do \
+		d=$(DESTDIR)/usr/lib/systemd/system/systemd-$$v.service.d; \
+		[ "$(SYSTEMD_UNIT_DIR)" != /usr/lib/systemd/system ] && \
+			grep -qs '^ExecStart=$(LIBEXECDIR)/torpor-sleep ' $$d/torpor.conf || continue; \
+		rm -f $$d/torpor.conf; rmdir $$d 2>/dev/null || :; \
+	done
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	@[ -n "$(DESTDIR)" ] || [ ! -d /run/systemd/system ] || systemctl daemon-reload
 

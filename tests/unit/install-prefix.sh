@@ -93,4 +93,21 @@ $2/systemd-$v.service.d/torpor.conf"
 		sed 's/^/# /' "$t/log"
 	result "uninstall-systemd uninstall-mkinitcpio PREFIX=$1 remove all of it" [ -z "$(files "$t/sd")" ]
 done
+
+# an older source install (PREFIX=/usr/local) left its drop-ins in /usr/lib: its
+# uninstall removes those that run its torpor-sleep, not a package's beside them
+rm -rf "$t/sd"
+for v in hibernate hybrid-sleep; do
+	mkdir -p "$t/sd/usr/lib/systemd/system/systemd-$v.service.d"
+done
+printf '[Service]\nExecStart=\nExecStart=/usr/local/lib/torpor/torpor-sleep hibernate\n' \
+	>"$t/sd/usr/lib/systemd/system/systemd-hibernate.service.d/torpor.conf"
+printf '[Service]\nExecStart=\nExecStart=/usr/lib/torpor/torpor-sleep hybrid-sleep\n' \
+	>"$t/sd/usr/lib/systemd/system/systemd-hybrid-sleep.service.d/torpor.conf"
+make -C "$top" --no-print-directory -s B="$t/build" PREFIX=/usr/local DESTDIR="$t/sd" \
+	uninstall-systemd >"$t/log" 2>&1 || sed 's/^/# /' "$t/log"
+result "uninstall-systemd PREFIX=/usr/local removes an older install's drop-in from /usr/lib" \
+	[ ! -e "$t/sd/usr/lib/systemd/system/systemd-hibernate.service.d/torpor.conf" ]
+result "and keeps the package's beside it" \
+	[ -f "$t/sd/usr/lib/systemd/system/systemd-hybrid-sleep.service.d/torpor.conf" ]
 [ "$failed" -eq 0 ]
