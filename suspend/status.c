@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -26,6 +27,7 @@
 #include "efiwrite.h"
 #include "freezecheck.h"
 #include "status.h"
+#include "swaps.h"
 
 /* systemd's unit directories, in the order it reads them (systemd.unit(5)) */
 static const char *const unit_dirs[] = {
@@ -242,6 +244,22 @@ static void ask_logind(const struct status_env *env, struct status *s)
 				      "an answer that is not one");
 }
 
+/* Is zram all the active swap (Fedora's default)?  Then an image file is the way */
+static int zram_only(const char *swaps)
+{
+	struct swap_entry *sw = NULL;
+	size_t n = 0, i;
+	int all = 1;
+
+	if (swaps_read(swaps, &sw, &n) < 0 || !n)
+		all = 0;
+	for (i = 0; i < n; i++)
+		if (strncmp(sw[i].path, "/dev/zram", 9))
+			all = 0;
+	free(sw);
+	return all;
+}
+
 /**
  * status_collect() - gather the facts of this machine's setup into @ret, then
  * judge them (status_judge())
@@ -291,6 +309,7 @@ void status_collect(const struct status_env *env, const struct hib_opts *o, cons
 		ret->next_by_conf = named_by_conf(env, ret);
 	if (ret->area_err == 0 && ret->next == NEXTBOOT_UNNAMED && !ret->next_by_conf)
 		ret->next_by_efi = named_by_efi(env, ret);
+	ret->zram_only = zram_only(env->swaps ? env->swaps : "/proc/swaps");
 	find_dropin(env->unit_root, ret->dropin, sizeof(ret->dropin));
 	ask_logind(env, ret);
 	status_judge(ret);

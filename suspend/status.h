@@ -32,6 +32,7 @@ struct status_env {
 	int logind_timeout_ms;		/* the bound on logind's answer */
 	const char *decompress_path;	/* where the initramfs decompressors are: DECOMPRESS_PATH */
 	int initrd_budget_ms;		/* the bound on reading all the initramfs files */
+	const char *swaps;		/* NULL: "/proc/swaps" */
 	int is_root;			/* as root, the area's header and /boot are read */
 	time_t now;			/* for the image's age */
 };
@@ -84,6 +85,7 @@ struct status {
 	struct nextboot nb;
 	int next_by_conf;		/* UNNAMED, but initramfs-tools' RESUME= names the area */
 	int next_by_efi;		/* UNNAMED, but the EFI variable will (hibernate_efi_names()) */
+	int zram_only;			/* every active swap area is zram (none on a disk) */
 	int area_by_efi;		/* nothing names it: the only active swap area, for the variable */
 	/* the initramfs the next boot runs (initramfs_find_next()), read by the scan */
 	int next_seen;			/* it was read (or tried): ->next_err, ->conf.rep */

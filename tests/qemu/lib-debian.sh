@@ -358,7 +358,8 @@ sd_zram_imagefile() {
 	expect 1 "status-before 1" "status-before-user 1"
 	expect_line 1 '^guest: status-before: ready: +no: no swap area is named for the image' \
 		"torpor status says why it is not ready"
-	expect_line 1 '^guest: status-before: torpor: hint: ' "torpor status gives the fix"
+	expect_line 1 "^guest: status-before: torpor: hint: zram is the only swap: hibernate into an image file; 'sudo torpor-suspend --setup-image-file' makes it" \
+		"torpor status gives the fix: the image file, zram being the only swap"
 	expect_line 1 '^guest: status-before-user: ready: +no: ' "torpor status as nobody"
 	sd_status_lines 1 status-before
 	_cmd=$(marker_arg 1 cmdline)

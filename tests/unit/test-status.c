@@ -543,6 +543,13 @@ static void test_states(void)
 	     "image now:                unknown (no area to look in)\n",
 	     "ready:                    no: no swap area is named for the image",
 	     "torpor: hint: add resume= for an active swap area", NULL);
+	/* the same on a machine whose only swap is zram: the image file is the fix */
+	s.zram_only = 1;
+	status_judge(&s);
+	tap_ok(!s.ready && strstr(s.problem, "no swap area is named") &&
+	       strstr(s.hint, "zram is the only swap: hibernate into an image file") &&
+	       strstr(s.hint, "--setup-image-file"),
+	       "status: not set up, zram the only swap: the image file's recipe (%s)", s.hint);
 
 	/* set up */
 	set_up(&s);
