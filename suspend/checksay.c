@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "checksay.h"
 #include "devname.h"
 #include "fitcheck.h"
@@ -24,11 +26,14 @@
 void checksay_hint_swaps(void)
 {
 	struct swap_entry *sw = NULL;
-	size_t n = 0, i;
+	size_t n = 0, zram = 0, i;
 
-	(void)swaps_read("/proc/swaps", &sw, &n);
+	(void)swaps_read(target_swaps, &sw, &n);
 	for (i = 0; i < n; i++) {
-		if (!sw[i].is_file)
+		/* zram holds no image (the kernel's hibernation refuses it too) */
+		if (!strncmp(sw[i].path, "/dev/zram", 9))
+			zram++;
+		else if (!sw[i].is_file)
 			msg_hint("active swap partition '%s': add resume=%s to the kernel command line",
 				 sw[i].path, sw[i].path);
 		else
@@ -37,7 +42,11 @@ void checksay_hint_swaps(void)
 				 "('torpor-suspend --print-cmdline' prints both)", sw[i].path);
 	}
 	free(sw);
-	if (!n)
+	if (n && zram == n)
+		msg_hint("zram is the only swap: hibernate into an image file; 'sudo torpor-suspend "
+			 "--setup-image-file' makes it and prints the resume= words for the kernel "
+			 "command line");
+	else if (!n)
 		msg_hint("no swap area is active: create one (mkswap), activate it (swapon) and "
 			 "name it with resume= on the kernel command line");
 }

@@ -15,6 +15,7 @@
  * taken without torpor's boot script.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "checksay.h"
 #include "cmdline.h"
 #include "confarea.h"
 #include "decompress.h"
@@ -370,6 +372,60 @@ static void test_status_efi(const char *line, const char *swapfile)
 	free(s);
 }
 
+/* what checksay_hint_swaps() says with @swaps as /proc/swaps, read from stderr */
+static void hint_with(const char *swaps, char *buf, size_t len)
+{
+	char path[300], file[300];
+	const char *saved = target_swaps;
+	FILE *f;
+	int fd, old;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/hint-swaps", root);
+	snprintf(file, sizeof(file), "%s/hint-out", root);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(swaps, f);
+		fclose(f);
+	}
+	target_swaps = path;
+	fflush(stderr);
+	old = dup(2);
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (old < 0 || fd < 0 || dup2(fd, 2) < 0)
+		die("redirect stderr");
+	close(fd);
+	checksay_hint_swaps();
+	fflush(stderr);
+	dup2(old, 2);
+	close(old);
+	target_swaps = saved;
+	buf[0] = '\0';
+	f = fopen(file, "r");
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		buf[n] = '\0';
+		fclose(f);
+	}
+}
+
+/* zram, which holds no image, is never offered for resume=; alone, the image file is */
+static void test_hint_zram(void)
+{
+	char out[2048];
+
+	hint_with("Filename Type Size Used Priority\n/dev/zram0 partition 4194300 0 100\n",
+		  out, sizeof(out));
+	tap_ok(strstr(out, "zram is the only swap: hibernate into an image file") &&
+	       strstr(out, "--setup-image-file") && !strstr(out, "resume=/dev/zram0"),
+	       "hint: zram the only swap: the image file, not resume=/dev/zram0");
+	hint_with("Filename Type Size Used Priority\n/dev/zram0 partition 4194300 0 100\n"
+		  "/dev/vdb partition 1048572 0 -2\n", out, sizeof(out));
+	tap_ok(strstr(out, "add resume=/dev/vdb") && !strstr(out, "zram0") &&
+	       !strstr(out, "image file"),
+	       "hint: zram beside a disk area: resume= for the disk's only");
+}
+
 int main(void)
 {
 	char swaps[300], swapfile[300], text[700], line[100];
@@ -477,6 +533,8 @@ int main(void)
 	r = find("root=/dev/vda\n", "missing", a);
 	tap_ok(r == CONFAREA_UNREAD && a->err == -ENOENT,
 	       "confarea: the initramfs cannot be read: nothing taken (%d, %d)", r, a->err);
+
+	test_hint_zram();
 
 	snprintf(text, sizeof(text), "rm -rf %s", root);
 	sh(text);
