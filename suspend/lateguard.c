@@ -79,7 +79,7 @@ static void reboot_unthawed(enum late_outcome o)
 	if (r < 0)
 		msg_warn("cannot keep the reason in the swap header for the next boot: %s",
 			 msg_errname(r));
-	msg_hint("the hibernated session is lost: nothing of it ran and no disk was written; "
+	msg_hint("the hibernated session is lost: nothing of it ran and no filesystem was written; "
 		 "let the initramfs open every filesystem mounted when hibernating (a separate "
 		 "encrypted or LVM volume) so that the boot itself checks it");
 	msg_error("rebooting in %d s without resuming", LATE_REBOOT_PAUSE_S);
