@@ -76,7 +76,10 @@ static void reboot_unthawed(enum late_outcome o)
 	if (__atomic_load_n(&late.page_read, __ATOMIC_ACQUIRE))
 		page = late.page;
 	r = lostnote_write(&lost, page, reason, (uint64_t)time(NULL), LOSTNOTE_MS);
-	if (r < 0)
+	if (r == -ENODATA || r == -EEXIST)
+		msg_warn("cannot keep the reason in the swap header for the next boot: the page "
+			 "was %s", r == -ENODATA ? "not read" : "no swap header");
+	else if (r < 0)
 		msg_warn("cannot keep the reason in the swap header for the next boot: %s",
 			 msg_errname(r));
 	msg_hint("the hibernated session is lost: nothing of it ran and no filesystem was written; "
