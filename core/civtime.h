@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* civtime.h - seconds since the epoch as a UTC date and time, on both libcs (klibc has no gmtime) */
+/* civtime.h - seconds since the epoch as a UTC date, on both libcs (klibc has no gmtime) */
 #ifndef CORE_CIVTIME_H
 #define CORE_CIVTIME_H
 

@@ -277,7 +277,7 @@ struct torpor_lost {
 	uint32_t version;		/* TORPOR_LOST_VERSION */
 	uint32_t lost_size;		/* sizeof(struct torpor_lost) */
 	uint64_t created;		/* the image's meta.created */
-	uint64_t noted;			/* seconds since the epoch when it was given up, 0: unknown */
+	uint64_t noted;			/* when it was given up (epoch seconds), 0: unknown */
 	uint32_t cause;			/* enum torpor_lost_cause */
 	uint32_t reserved0;		/* 0 */
 	char release[TORPOR_UTS_LEN];	/* the image's meta.release, NUL-terminated */

@@ -157,7 +157,8 @@ static void print_image(FILE *f, const struct status *s, time_t now)
 			break;
 		/* the note's texts are printable ASCII (image_lost_decode()) */
 		say_age(age, sizeof(age), im->note.noted ? im->note.noted : im->note.created, now);
-		fprintf(f, LABEL "not resumed: %s (%s)\n", "last hibernation:", im->note.reason, age);
+		fprintf(f, LABEL "not resumed: %s (%s)\n", "last hibernation:", im->note.reason,
+			age);
 		break;
 	case STATUS_IMAGE_TORPOR:
 		say_age(age, sizeof(age), im->created, now);

@@ -40,7 +40,8 @@ int main(void)
 	civtime_format(1700000000, buf, sizeof(buf));
 	tap_ok(!strcmp(buf, "2023-11-14 22:13 UTC"), "civtime: 1700000000 (%s)", buf);
 	civtime_format(951782400, buf, sizeof(buf));
-	tap_ok(!strcmp(buf, "2000-02-29 00:00 UTC"), "civtime: a leap day of a 400th year (%s)", buf);
+	tap_ok(!strcmp(buf, "2000-02-29 00:00 UTC"), "civtime: a leap day of a 400th year (%s)",
+	       buf);
 	for (s = 0; s < 13569465600ull && ok; s += 86400 / 2 + 61)
 		ok = same_as_gmtime(s);
 	tap_ok(ok, "civtime: as gmtime() every 12 h 1 min from 1970 to 2400");

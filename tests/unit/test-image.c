@@ -469,7 +469,8 @@ static void test_lost(void)
 	static struct torpor_lost n, d;
 	static struct image_late late;
 	uint8_t page[PS], orig[PS], good[PS];
-	size_t rel = offsetof(struct torpor_lost, release), rsn = offsetof(struct torpor_lost, reason);
+	size_t rel = offsetof(struct torpor_lost, release);
+	size_t rsn = offsetof(struct torpor_lost, reason);
 	struct torpor_root r;
 	size_t i;
 	int ok = 1;
@@ -528,7 +529,8 @@ static void test_lost(void)
 	n.reason[8] = (char)0xe9;
 	n.release[0] = '\0';
 	image_lost_encode(&n, page, PS);
-	tap_ok(image_lost_decode(page, PS, &d) == 0 && strlen(d.reason) == TORPOR_LOST_REASON_LEN - 1 &&
+	tap_ok(image_lost_decode(page, PS, &d) == 0 &&
+	       strlen(d.reason) == TORPOR_LOST_REASON_LEN - 1 &&
 	       d.reason[7] == '?' && d.reason[8] == '?' && d.release[0] == '\0',
 	       "lost: a long reason is cut, bytes not printable are written as '?'");
 	memcpy(page, good, PS);
