@@ -605,3 +605,125 @@ int image_late_decode(const uint8_t *page, size_t page_size, struct image_late *
 	*ret = late;
 	return 0;
 }
+
+/* Byte offsets in the note of a hibernation that was not resumed. */
+#define N_CREATED	16
+#define N_NOTED		24
+#define N_CAUSE		32
+#define N_RESERVED0	36
+#define N_RELEASE	40
+#define N_REASON	(N_RELEASE + TORPOR_UTS_LEN)
+#define N_RESERVED1	(N_REASON + TORPOR_LOST_REASON_LEN)
+#define N_CRC		(N_RESERVED1 + 3)
+#define N_SIZE		((size_t)sizeof(struct torpor_lost))
+
+_Static_assert(N_CRC + 4 == sizeof(struct torpor_lost), "lost note offsets");
+_Static_assert(offsetof(struct torpor_lost, reason) == N_REASON, "lost note reason offset");
+_Static_assert(N_SIZE <= L_MAX, "the lost note fits where the late check's was");
+
+/* @src into the text field @dst of @len bytes: printable ASCII ('?' for others), NUL-padded */
+static void put_text(uint8_t *dst, const char *src, size_t len)
+{
+	size_t i;
+
+	memset(dst, 0, len);
+	for (i = 0; i + 1 < len && src[i]; i++)
+		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? (uint8_t)src[i] : '?';
+}
+
+/*
+ * Is @p (@len bytes) a text as put_text() writes it: printable ASCII, at
+ * least @min of it, then NUL up to the end?
+ */
+static int valid_text(const uint8_t *p, size_t len, size_t min)
+{
+	size_t i, n = 0;
+
+	for (; n < len && p[n]; n++)
+		if (p[n] < 0x20 || p[n] >= 0x7f)
+			return 0;
+	if (n >= len || n < min)
+		return 0;
+	for (i = n; i < len; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+static uint32_t lost_crc(const uint8_t *r)
+{
+	static const uint8_t zero[4];
+
+	return crc32_update(crc32_update(0, r, N_CRC), zero, 4);
+}
+
+/**
+ * image_lost_encode() - write the note of a hibernation that was not resumed
+ * where the root record (and the late check's note) was
+ * @lost: the note; magic, version, lost_size and crc are filled in here, the
+ *        texts cut to their fields and any byte not printable ASCII made '?'
+ * @page: the swap header page, its signature mkswap's; @page_size: its size
+ */
+void image_lost_encode(const struct torpor_lost *lost, uint8_t *page, size_t page_size)
+{
+	uint8_t *r = page + TORPOR_ROOT_OFFSET;
+
+	(void)page_size;
+	/* the late check's note ends here too: nothing of it is left to mistake */
+	memset(r, 0, L_MAX);
+	put_start(r, TORPOR_LOST_MAGIC, TORPOR_LOST_VERSION, (uint32_t)N_SIZE);
+	put_le64(r + N_CREATED, lost->created);
+	put_le64(r + N_NOTED, lost->noted);
+	put_le32(r + N_CAUSE, lost->cause);
+	put_text(r + N_RELEASE, lost->release, TORPOR_UTS_LEN);
+	put_text(r + N_REASON, lost->reason, TORPOR_LOST_REASON_LEN);
+	put_le32(r + N_CRC, lost_crc(r));
+}
+
+/**
+ * image_lost_decode() - read the note of a hibernation that was not resumed
+ * @ret: the note in host order, its texts NUL-terminated, written only on success
+ *
+ * Return: 0; -ENOENT when the page holds none, or is no swap area; -EEXIST
+ * when it carries our signature (an image: no note belongs there); -EPROTO
+ * for another version of it; -EBADMSG when it is damaged (size, CRC, a
+ * reserved byte, a text that is empty, unterminated or not printable ASCII).
+ */
+int image_lost_decode(const uint8_t *page, size_t page_size, struct torpor_lost *ret)
+{
+	const uint8_t *r = page + TORPOR_ROOT_OFFSET;
+	struct torpor_lost n;
+
+	if (page_size < 4096)
+		return -EBADMSG;
+	switch (image_classify(page, page_size)) {
+	case IMAGE_SIG_TORPOR:
+		return -EEXIST;
+	case IMAGE_SIG_OTHER:
+		return -ENOENT;
+	case IMAGE_SIG_SWAP:
+		break;
+	}
+	if (memcmp(r, TORPOR_LOST_MAGIC, 8))
+		return -ENOENT;
+	if (get_le32(r + R_VERSION) != TORPOR_LOST_VERSION)
+		return -EPROTO;
+	if (get_le32(r + R_SIZE) != N_SIZE || get_le32(r + N_CRC) != lost_crc(r) ||
+	    get_le32(r + N_CAUSE) == 0 || get_le32(r + N_RESERVED0) ||
+	    r[N_RESERVED1] || r[N_RESERVED1 + 1] || r[N_RESERVED1 + 2] ||
+	    !valid_text(r + N_RELEASE, TORPOR_UTS_LEN, 0) ||
+	    !valid_text(r + N_REASON, TORPOR_LOST_REASON_LEN, 1))
+		return -EBADMSG;
+	memset(&n, 0, sizeof(n));
+	memcpy(n.magic, r, 8);
+	n.version = TORPOR_LOST_VERSION;
+	n.lost_size = (uint32_t)N_SIZE;
+	n.created = get_le64(r + N_CREATED);
+	n.noted = get_le64(r + N_NOTED);
+	n.cause = get_le32(r + N_CAUSE);
+	memcpy(n.release, r + N_RELEASE, TORPOR_UTS_LEN);
+	memcpy(n.reason, r + N_REASON, TORPOR_LOST_REASON_LEN);
+	n.crc = get_le32(r + N_CRC);
+	*ret = n;
+	return 0;
+}

@@ -251,6 +251,41 @@ struct torpor_late {
 	uint32_t crc;			/* crc32 of this header with crc = 0, then the entries */
 };
 
+/*
+ * The note of a hibernation that was not resumed.  When the late check finds a
+ * doubt, the restored torpor-suspend, still frozen, writes it over the late
+ * check's note, through the swap device it opened before the freeze, then
+ * resets the machine: nothing is mounted or running that could keep the reason,
+ * and the console that showed it is gone.  The signature stays mkswap's, so no
+ * boot takes the page for an image; torpor-resume (at every boot while it is
+ * there) and torpor status read it back and say why.  It lasts until the next
+ * hibernation's root record is written over it (it is shorter than the root:
+ * nothing of it is left), or until mkswap rewrites the page.  Read back as
+ * untrusted: magic, version, size, CRC, zero padding, and texts that are
+ * printable ASCII ending in NUL.
+ */
+#define TORPOR_LOST_MAGIC	"TORPORNR"
+#define TORPOR_LOST_VERSION	1
+#define TORPOR_LOST_REASON_LEN	384
+
+enum torpor_lost_cause {
+	TORPOR_LOST_LATE_CHECK = 1,	/* the late check found a doubt (suspend/lateguard.c) */
+};
+
+struct torpor_lost {
+	char magic[8];			/* TORPOR_LOST_MAGIC */
+	uint32_t version;		/* TORPOR_LOST_VERSION */
+	uint32_t lost_size;		/* sizeof(struct torpor_lost) */
+	uint64_t created;		/* the image's meta.created */
+	uint64_t noted;			/* when it was given up (epoch seconds), 0: unknown */
+	uint32_t cause;			/* enum torpor_lost_cause */
+	uint32_t reserved0;		/* 0 */
+	char release[TORPOR_UTS_LEN];	/* the image's meta.release, NUL-terminated */
+	char reason[TORPOR_LOST_REASON_LEN];	/* why, one line, NUL-terminated */
+	uint8_t reserved1[3];		/* 0 */
+	uint32_t crc;			/* crc32 of this record with crc = 0 */
+};
+
 _Static_assert(sizeof(struct torpor_extent) == 16, "torpor_extent layout");
 _Static_assert(sizeof(struct torpor_root) == 1088, "torpor_root layout");
 _Static_assert(TORPOR_ROOT_OFFSET + sizeof(struct torpor_root) <= 4096 - TORPOR_SIG_LEN,
@@ -263,6 +298,9 @@ _Static_assert(sizeof(struct torpor_late) == 40, "torpor_late layout");
 _Static_assert(TORPOR_ROOT_OFFSET + sizeof(struct torpor_late) +
 	       TORPOR_LATE_MAX * sizeof(struct torpor_late_fs) <= 4096 - TORPOR_SIG_LEN,
 	       "the late check's note must fit before the signature");
+_Static_assert(sizeof(struct torpor_lost) == 496, "torpor_lost layout");
+_Static_assert(sizeof(struct torpor_lost) <= sizeof(struct torpor_root),
+	       "the next image's root record covers the whole note");
 _Static_assert(sizeof(struct torpor_meta) + (size_t)TORPOR_EXTENTS_MAX * 16 +
 	       (size_t)TORPOR_BLOCKS_MAX * 16 + (size_t)TORPOR_FS_MAX * 48 <= TORPOR_META_MAX,
 	       "the largest valid meta blob must pass the root's bound");
@@ -306,6 +344,9 @@ struct image_late {
 
 void image_late_encode(const struct image_late *late, uint8_t *page, size_t page_size);
 int image_late_decode(const uint8_t *page, size_t page_size, struct image_late *ret);
+
+void image_lost_encode(const struct torpor_lost *lost, uint8_t *page, size_t page_size);
+int image_lost_decode(const uint8_t *page, size_t page_size, struct torpor_lost *ret);
 
 int image_extents_check(const struct torpor_extent *ext, uint32_t n, uint32_t page_size,
 			uint64_t dev_bytes, uint64_t header_offset, uint64_t *ret_pages);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "civtime.h"
 #include "devname.h"
 #include "devwait.h"
 #include "fscheck.h"
@@ -30,6 +31,25 @@
 #include "usage.h"
 #include "util.h"
 #include "wallclock.h"
+
+/*
+ * No image: say whether the restored system of the last one gave up, still
+ * frozen, and left the reason in the swap header before it reset the machine
+ * (image.h, struct torpor_lost).  At every boot while the note is there: it
+ * lasts until the next hibernation writes its image over it, and nothing at a
+ * boot without an image writes the swap area.
+ */
+static void say_lost(const struct loader *l)
+{
+	static struct torpor_lost n;
+	char when[48];
+
+	if (image_lost_decode(l->header_page, l->ps, &n) < 0)
+		return;
+	civtime_format(n.created, when, sizeof(when));
+	msg_info("the last hibernation (written %s by kernel %s) was not resumed: %s", when,
+		 n.release[0] ? n.release : "unknown", n.reason);
+}
 
 /* Discard the image after a rejection; says so, or says it could not. */
 static void reject(struct loader *l, const char *name)
@@ -151,6 +171,7 @@ static int examine(const struct restore_opts *o, int fd, const char *name)
 	}
 	r = loader_read_root(&l);
 	if (r == -ENOENT) {
+		say_lost(&l);
 		msg_debug("no torpor image on %s, normal boot", name);
 		goto out;
 	}

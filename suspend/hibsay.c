@@ -158,8 +158,12 @@ void hibsay_fs_name(const struct torpor_fsrec *f, uint32_t on, char *buf, size_t
 	snprintf(buf, len, "%s %s on %s", fsstamp_kind_name(f->kind), uuid, dev);
 }
 
-/* hibsay_late_doubt() - why the restored system does not thaw, from @late's outcome @o */
-void hibsay_late_doubt(const struct latecheck *late, enum late_outcome o)
+/*
+ * hibsay_late_reason() - why the restored system does not thaw, from @late's
+ * outcome @o, as one line into @buf (@len bytes): printed, and kept in the
+ * swap header for the next boot (lostnote.h)
+ */
+void hibsay_late_reason(const struct latecheck *late, enum late_outcome o, char *buf, size_t len)
 {
 	char what[128] = "", how[96];
 	int at = __atomic_load_n(&late->at, __ATOMIC_ACQUIRE);
@@ -168,50 +172,57 @@ void hibsay_late_doubt(const struct latecheck *late, enum late_outcome o)
 		hibsay_fs_name(&late->fs[at], __atomic_load_n(&late->at_dev, __ATOMIC_ACQUIRE),
 			       what, sizeof(what));
 	if (o == LATE_MOVED && late->err) {
-		msg_error("%s no longer holds that filesystem (reformatted or overwritten since "
-			  "hibernation): the restored system must not run", what);
+		snprintf(buf, len, "%s no longer holds that filesystem (reformatted or "
+			 "overwritten since hibernation): the restored system must not run", what);
 	} else if (o == LATE_MOVED) {
 		fsstamp_describe(&late->then, &late->now, how, sizeof(how));
-		msg_error("%s was mounted since hibernation (%s): the restored system must not "
-			  "run, it would corrupt that filesystem", what, how);
+		snprintf(buf, len, "%s was mounted since hibernation (%s): the restored system "
+			 "must not run, it would corrupt that filesystem", what, how);
 	} else if (o == LATE_TIMEOUT && late->over_total) {
-		msg_error("the late check did not end within %d s (reading %s): the filesystems "
-			  "cannot be proven unchanged, the restored system must not run",
-			  LATE_TOTAL_MS / 1000, at >= 0 ? what : "the swap header");
+		snprintf(buf, len, "the late check did not end within %d s (reading %s): the "
+			 "filesystems cannot be proven unchanged, the restored system must not run",
+			 LATE_TOTAL_MS / 1000, at >= 0 ? what : "the swap header");
 	} else if (o == LATE_TIMEOUT && at >= 0) {
-		msg_error("reading %s did not answer within %d s: it cannot be proven unchanged, "
-			  "the restored system must not run", what, LATE_READ_MS / 1000);
+		snprintf(buf, len, "reading %s did not answer within %d s: it cannot be proven "
+			 "unchanged, the restored system must not run", what, LATE_READ_MS / 1000);
 	} else if (o == LATE_TIMEOUT) {
-		msg_error("reading the swap header did not answer within %d s: the filesystems "
-			  "the boot could not see cannot be checked, the restored system must "
-			  "not run", LATE_READ_MS / 1000);
+		snprintf(buf, len, "reading the swap header did not answer within %d s: the "
+			 "filesystems the boot could not see cannot be checked, the restored "
+			 "system must not run", LATE_READ_MS / 1000);
 	} else if (at < 0) {
-		msg_error("cannot read what torpor-resume left in the swap header for the late "
-			  "check: %s: the filesystems the boot could not see cannot be checked, "
-			  "the restored system must not run", msg_errname(late->err));
+		snprintf(buf, len, "cannot read what torpor-resume left in the swap header for "
+			 "the late check: %s: the filesystems the boot could not see cannot be "
+			 "checked, the restored system must not run", msg_errname(late->err));
 	} else if (late->member_gone) {
-		msg_error("%s, not present at boot, is gone since hibernation (%s), and other "
-			  "devices of that btrfs are there: it cannot be proven unchanged, the "
-			  "restored system must not run", what, msg_errname(late->err));
+		snprintf(buf, len, "%s, not present at boot, is gone since hibernation (%s), and "
+			 "other devices of that btrfs are there: it cannot be proven unchanged, "
+			 "the restored system must not run", what, msg_errname(late->err));
 	} else if (late->err == -EIO) {
-		msg_error("reading %s failed (EIO), and the device is still there: it cannot be "
-			  "proven unchanged, the restored system must not run", what);
+		snprintf(buf, len, "reading %s failed (EIO), and the device is still there: it "
+			 "cannot be proven unchanged, the restored system must not run", what);
 	} else if (late->err == -EOPNOTSUPP) {
-		msg_error("%s, not present at boot, cannot be read past the kernel's cache (its "
-			  "device refused O_DIRECT): it cannot be proven unchanged, the restored "
-			  "system must not run", what);
+		snprintf(buf, len, "%s, not present at boot, cannot be read past the kernel's "
+			 "cache (its device refused O_DIRECT): it cannot be proven unchanged, the "
+			 "restored system must not run", what);
 	} else if (late->err == -ENOTUNIQ) {
-		msg_error("%s, not present at boot, shows the same device of that btrfs as "
-			  "another (a copy of a disk?): the restored system must not run", what);
+		snprintf(buf, len, "%s, not present at boot, shows the same device of that btrfs "
+			 "as another (a copy of a disk?): the restored system must not run", what);
 	} else if (late->err == -EXDEV) {
-		msg_error("%s, not present at boot, is a btrfs on %llu devices, and %u of them "
-			  "could be read (or they disagree on their number): the others cannot be "
-			  "proven unchanged, the restored system must not run", what,
-			  (unsigned long long)late->num_devices, late->devices_read);
+		snprintf(buf, len, "%s, not present at boot, is a btrfs on %llu devices, and %u "
+			 "of them could be read (or they disagree on their number): the others "
+			 "cannot be proven unchanged, the restored system must not run", what,
+			 (unsigned long long)late->num_devices, late->devices_read);
 	} else {
-		msg_error("cannot check %s again after the resume: %s: the restored system must "
-			  "not run", what, msg_errname(late->err));
+		snprintf(buf, len, "cannot check %s again after the resume: %s: the restored "
+			 "system must not run", what, msg_errname(late->err));
 	}
+}
+
+/* hibsay_late_doubt() - hibsay_late_reason() printed, and into @buf */
+void hibsay_late_doubt(const struct latecheck *late, enum late_outcome o, char *buf, size_t len)
+{
+	hibsay_late_reason(late, o, buf, len);
+	msg_error("%s", buf);
 }
 
 /**

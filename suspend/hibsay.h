@@ -25,7 +25,8 @@ void hibsay_save_error(int r, const struct writer *w, const struct hib_target *t
 void hibsay_saved(const struct writer *w, uint64_t stream, double t0, unsigned long long cpu_all,
 		  unsigned long long cpu_own);
 void hibsay_fs_name(const struct torpor_fsrec *f, uint32_t on, char *buf, size_t len);
-void hibsay_late_doubt(const struct latecheck *late, enum late_outcome o);
+void hibsay_late_reason(const struct latecheck *late, enum late_outcome o, char *buf, size_t len);
+void hibsay_late_doubt(const struct latecheck *late, enum late_outcome o, char *buf, size_t len);
 int hibsay_unwound(int r);
 
 #endif

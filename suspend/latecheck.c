@@ -260,8 +260,11 @@ static enum late_outcome check_all(struct latecheck *lc)
 	__atomic_store_n(&lc->at, -1, __ATOMIC_RELEASE);
 	read_begins(lc);
 	r = blkio_pread(lc->dev_fd, lc->page, lc->ps, lc->header_offset);
-	if (r == 0)
+	if (r == 0) {
+		/* known now, and never read into again: the lost note may build on it */
+		__atomic_store_n(&lc->page_read, 1, __ATOMIC_RELEASE);
 		r = image_late_decode(lc->page, lc->ps, &lc->note);
+	}
 	lc->t_note_ns = mono_ns() - t0;
 	if (r == -ENOENT)
 		return LATE_NO_NOTE;
@@ -332,6 +335,7 @@ enum late_outcome latecheck_run(struct latecheck *lc, int read_ms, int total_ms)
 	lc->err = 0;
 	lc->at = -1;
 	lc->done = 0;
+	lc->page_read = 0;
 	lc->over_total = 0;
 	lc->read_t0 = t0;
 	r = task_start(&lc->thread, lc->stack, lc->stack_bytes, late_main, lc);

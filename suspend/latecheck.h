@@ -60,6 +60,7 @@ struct latecheck {
 	uint64_t header_offset;
 	uint32_t ps;
 	uint8_t *page;			/* ps bytes, touched */
+	int page_read;			/* page holds the header page as read now (atomic) */
 	void *stack;			/* the thread's, touched */
 	size_t stack_bytes;
 	struct image_late note;		/* the note as read */

@@ -18,6 +18,7 @@
 #include "hibsay.h"
 #include "latecheck.h"
 #include "lateguard.h"
+#include "lostnote.h"
 #include "msg.h"
 #include "restamp.h"
 
@@ -26,6 +27,9 @@ static struct restamp stamps;
 
 /* and read again by the restored process before it thaws */
 static struct latecheck late;
+
+/* why it did not thaw, kept in the swap header page for the next boot */
+static struct lostnote lost;
 
 /*
  * /proc/sysrq-trigger, opened before the freeze: the late check's reboot goes
@@ -57,11 +61,28 @@ static void late_name(uint32_t i, char *buf, size_t len)
  */
 static void reboot_unthawed(enum late_outcome o)
 {
+	static char reason[TORPOR_LOST_REASON_LEN];
 	struct timespec wait = { LATE_REBOOT_PAUSE_S, 0 };
+	const uint8_t *page = NULL;
+	int r;
 
 	msg_kmsg_always();
-	hibsay_late_doubt(&late, o);
-	msg_hint("the hibernated session is lost: nothing of it ran and no disk was written; "
+	hibsay_late_doubt(&late, o, reason, sizeof(reason));
+	/*
+	 * The console is all that shows the reason, and the reset ends it: keep it
+	 * where the next boot looks (lostnote.h), in the header page the late check
+	 * read, bounded; the reset goes on whatever the write does.
+	 */
+	if (__atomic_load_n(&late.page_read, __ATOMIC_ACQUIRE))
+		page = late.page;
+	r = lostnote_write(&lost, page, reason, (uint64_t)time(NULL), LOSTNOTE_MS);
+	if (r == -ENODATA || r == -EEXIST)
+		msg_warn("cannot keep the reason in the swap header for the next boot: the page "
+			 "was %s", r == -ENODATA ? "not read" : "no swap header");
+	else if (r < 0)
+		msg_warn("cannot keep the reason in the swap header for the next boot: %s",
+			 msg_errname(r));
+	msg_hint("the hibernated session is lost: nothing of it ran and no filesystem was written; "
 		 "let the initramfs open every filesystem mounted when hibernating (a separate "
 		 "encrypted or LVM volume) so that the boot itself checks it");
 	msg_error("rebooting in %d s without resuming", LATE_REBOOT_PAUSE_S);
@@ -216,6 +237,9 @@ int lateguard_open(struct torpor_image *img, int dev_fd, uint64_t header_offset,
 		return r;
 	r = latecheck_init(&late, &stamps, img->fs, img->meta.nr_fs, img->meta.created,
 			   dev_fd, header_offset, ps);
+	if (r == 0)
+		r = lostnote_init(&lost, dev_fd, header_offset, ps, img->meta.created,
+				  img->meta.release);
 	if (r < 0) {
 		msg_error("cannot allocate the late check's buffers: %s", msg_errname(r));
 		return r;
@@ -264,6 +288,7 @@ void lateguard_release(void)
 	if (sysrq_fd >= 0)
 		close(sysrq_fd);
 	sysrq_fd = -1;
+	lostnote_free(&lost);
 	latecheck_free(&late);
 	restamp_close(&stamps);
 }

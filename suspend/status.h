@@ -54,6 +54,8 @@ struct status_image_seen {
 	uint64_t bytes;			/* TORPOR: stored data plus the map */
 	uint64_t created;		/* TORPOR: seconds since the epoch */
 	char release[TORPOR_UTS_LEN];	/* TORPOR: uname -r of the hibernated kernel */
+	int lost;			/* NONE: the last hibernation was not resumed: */
+	struct torpor_lost note;	/* its note (image.h), texts NUL-terminated */
 };
 
 struct status_initrd {

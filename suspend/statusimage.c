@@ -93,6 +93,7 @@ void status_image_read(int fd, uint64_t dev_bytes, uint64_t header_offset, uint3
 		ret->err = r;
 	} else if (image_classify(page, page_size) == IMAGE_SIG_SWAP) {
 		ret->state = STATUS_IMAGE_NONE;
+		ret->lost = image_lost_decode(page, page_size, &ret->note) == 0;
 	} else if (kernel_signature(page, page_size)) {
 		ret->state = STATUS_IMAGE_KERNEL;
 	} else if (image_classify(page, page_size) != IMAGE_SIG_TORPOR) {

@@ -156,6 +156,12 @@ static void print_image(FILE *f, const struct status *s, time_t now)
 		break;
 	case STATUS_IMAGE_NONE:
 		fprintf(f, "none\n");
+		if (!im->lost)
+			break;
+		/* the note's texts are printable ASCII (image_lost_decode()) */
+		say_age(age, sizeof(age), im->note.noted ? im->note.noted : im->note.created, now);
+		fprintf(f, LABEL "not resumed: %s (%s)\n", "last hibernation:", im->note.reason,
+			age);
 		break;
 	case STATUS_IMAGE_TORPOR:
 		say_age(age, sizeof(age), im->created, now);
@@ -290,6 +296,28 @@ static void json_next_boot(FILE *f, const struct status *s)
 	putc('}', f);
 }
 
+/* the note of the last hibernation, not resumed: null, or its reason, times and kernel */
+static void json_lost(FILE *f, const struct status_image_seen *im, time_t now)
+{
+	uint64_t at = im->note.noted ? im->note.noted : im->note.created;
+
+	if (im->state != STATUS_IMAGE_NONE || !im->lost) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"reason\":", f);
+	json_string(f, im->note.reason);
+	putc(',', f);
+	json_u64(f, "created", 1, im->note.created);
+	putc(',', f);
+	json_u64(f, "noted", im->note.noted != 0, im->note.noted);
+	putc(',', f);
+	json_u64(f, "age_seconds", now > 0 && (uint64_t)now >= at, (uint64_t)now - at);
+	fputs(",\"kernel\":", f);
+	json_string(f, im->note.release);
+	putc('}', f);
+}
+
 static void json_image(FILE *f, const struct status *s, time_t now)
 {
 	static const char *const states[] = {
@@ -310,6 +338,8 @@ static void json_image(FILE *f, const struct status *s, time_t now)
 	json_u64(f, "age_seconds", t && (uint64_t)now >= im->created, (uint64_t)now - im->created);
 	fputs(",\"kernel\":", f);
 	json_string(f, t ? im->release : NULL);
+	fputs(",\"not_resumed\":", f);
+	json_lost(f, im, now);
 	fputs(",\"error\":", f);
 	json_string(f, im->state == STATUS_IMAGE_DAMAGED || (im->state == STATUS_IMAGE_UNREAD &&
 		    !s->area_err) ? msg_errname(im->err) : im->state == STATUS_IMAGE_UNREAD ?

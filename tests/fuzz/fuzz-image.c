@@ -2,7 +2,8 @@
 /*
  * fuzz-image.c - libFuzzer target over everything torpor-resume parses from disk
  *
- * The input is a swap header page followed by a meta blob.  The first byte
+ * The input is a swap header page followed by a meta blob; the page is also
+ * read for the note of a hibernation that was not resumed.  The first byte
  * picks the device size, so extents are checked against small and large
  * devices.  Decoding must never crash, hang or read out of bounds; whatever
  * decodes must satisfy the invariants the loader relies on.
@@ -40,6 +41,26 @@ static void check_meta(const struct torpor_image *img, uint64_t dev)
 		abort();
 }
 
+/* A note that decodes is one torpor-resume may print as it is: short printable lines. */
+static void check_lost(const uint8_t *page)
+{
+	static struct torpor_lost n;
+	size_t i;
+
+	if (image_lost_decode(page, PS, &n) != 0)
+		return;
+	if (image_classify(page, PS) != IMAGE_SIG_SWAP || !n.reason[0] ||
+	    memchr(n.reason, 0, sizeof(n.reason)) == NULL ||
+	    memchr(n.release, 0, sizeof(n.release)) == NULL)
+		abort();
+	for (i = 0; n.reason[i]; i++)
+		if (n.reason[i] < 0x20 || n.reason[i] > 0x7e)
+			abort();
+	for (i = 0; n.release[i]; i++)
+		if (n.release[i] < 0x20 || n.release[i] > 0x7e)
+			abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t page[PS];
@@ -60,6 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)image_extents_check(img.root.meta_extents, img.root.nr_meta_extents, PS, dev, 0,
 					  NULL);
 	}
+	check_lost(page);
 	if (size > PS) {
 		/* fix the meta to claim exactly the rest of the input, so deeper paths are reached */
 		if (image_meta_decode(data + PS, size - PS, dev, 0, &img) == 0) {

@@ -2,9 +2,11 @@
 /*
  * seed-image.c - writes tests/fuzz/corpus/image/valid-image, the seed of
  * fuzz-image.c: a device-size byte, a swap header page with a root record, and
- * the meta blob it names, all consistent, in the current format.  Run it again
- * whenever core/image.h changes:
- *   make build/seed-image && build/seed-image tests/fuzz/corpus/image/valid-image
+ * the meta blob it names, all consistent, in the current format; and, given a
+ * second file, lost-note: a swap header page holding the note of a hibernation
+ * that was not resumed.  Run it again whenever core/image.h changes:
+ *   make build/seed-image && build/seed-image tests/fuzz/corpus/image/valid-image \
+ *	tests/fuzz/corpus/image/lost-note
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,34 @@
 
 #define PS	4096
 #define DEV_SEL	20		/* fuzz-image: device of PS << 20 bytes, 4 GiB */
+
+/* The note's seed: a swap page (mkswap's signature) with the note where a root would be. */
+static int write_lost(const char *path)
+{
+	static uint8_t page[PS];
+	static struct torpor_lost n, check;
+	uint8_t sel = 0;
+	FILE *f;
+
+	n.created = 1700000000;
+	n.noted = 1700000600;
+	n.cause = TORPOR_LOST_LATE_CHECK;
+	strcpy(n.release, "6.12.117-amd64");
+	strcpy(n.reason, "ext4 1234 on /dev/vdc was mounted since hibernation");
+	page[1024] = 1;
+	memcpy(page + PS - TORPOR_SIG_LEN, SWAP_SIG, TORPOR_SIG_LEN);
+	image_lost_encode(&n, page, PS);
+	if (image_lost_decode(page, PS, &check) < 0) {
+		fprintf(stderr, "seed-image: the note does not decode\n");
+		return 1;
+	}
+	f = fopen(path, "wb");
+	if (!f || fwrite(&sel, 1, 1, f) != 1 || fwrite(page, 1, PS, f) != PS || fclose(f)) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -28,8 +58,8 @@ int main(int argc, char **argv)
 	size_t len = image_meta_bytes(1, 2, 1);
 	FILE *f;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: seed-image FILE\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: seed-image FILE [NOTE-FILE]\n");
 		return 2;
 	}
 	memset(&img, 0, sizeof(img));
@@ -80,5 +110,5 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	free(meta);
-	return 0;
+	return argc == 3 ? write_lost(argv[2]) : 0;
 }

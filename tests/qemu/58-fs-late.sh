@@ -11,8 +11,9 @@
 #  torpor-resume does not see it and restores; the late check sees the moved stamp
 #  and resets without thawing, through SysRq-B, not reboot(2) (the workload
 #  must not report resumed; QEMU's -no-reboot ends the boot); the swap area is
-#  plain swap and the disk clean.
-#  Boot 4 hibernates again (a normal boot first); boot 5 restores, the late check
+#  plain swap and the disk clean, its header page holds the reason (issue 25).
+#  Boot 4 says that reason (torpor-resume, and torpor-suspend --status) and
+#  hibernates again (a normal boot first); boot 5 restores, the late check
 #  passes, the session is kept: the workload and the log on the disk go on.
 #  Boots 6 and 7 do the same as 4 and 5 with a btrfs RAID1 on two virtio-scsi
 #  disks (a /home on two LUKS devices opened after the switch to the real root):
@@ -20,7 +21,8 @@
 # Old torpor-resume discarded the image in boots 3 and 5: the filesystem "did not
 # appear", the session was lost even when nothing had touched the disk.  Older
 # torpor-suspend read one device of the btrfs and rebooted unthawed in boot 7,
-# and reset through reboot(2) in boot 3.
+# and reset through reboot(2) in boot 3; and boot 4 had no trace of why the
+# session of boot 3 was lost.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2034 # read by run.sh and lib.sh
@@ -81,17 +83,30 @@ test_run() {
 	expect_line 3 "sysrq: Resetting$" "the reset went through /proc/sysrq-trigger"
 	expect_no_line 3 "reboot: Restarting system" "reboot(2) was not called"
 	expect_not 3 resumed token-ok normal-boot poweroff
+	expect_no_line 3 "cannot keep the reason" "the reason was written before the reset"
 	expect_sig SWAPSPACE2 "after the restore that rebooted unthawed"
 	expect_fsck "after the restore that rebooted unthawed" "$T/late.img"
+	_n=$(dd if="$T/swap.img" bs=1 skip=2048 count=8 2>/dev/null)
+	if [ "$_n" = TORPORNR ]; then
+		echo "ok: the swap header page holds the note of the lost session"
+	else
+		fail "the swap header page holds '$_n' at 2048, not the note TORPORNR"
+	fi
 
-	boot 4 torpor_test=hibernate torpor_mib=32 torpor_fs=/dev/sda torpor_verbose=1
+	boot 4 torpor_test=hibernate torpor_mib=32 torpor_fs=/dev/sda torpor_verbose=1 \
+		torpor_status=1
 	hibernated 4 "after hibernating again" normal-boot fs-mounted fs-writing
+	_why="ext $u on /dev/sda was mounted since hibernation \\(mount count [0-9]+, now [0-9]+\\): the restored system must not run, it would corrupt that filesystem"
+	expect_line 4 "^torpor: the last hibernation \\(written [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC by kernel [^ ]+\\) was not resumed: $_why$"
+	expect_line 4 "^# status: image now: +none$"
+	expect_line 4 "^# status: last hibernation: +not resumed: $_why \\([0-9]+ (s|min) ago\\)$"
 
 	late_resume 5
 	_ms=$(sed -n 's/.*the boot could not see is unchanged (1 read again in \([0-9]*\) ms).*/\1/p' \
 		"$T/boot5.console" | head -n 1)
 	note "boot 5: the late check read 1 stamp in ${_ms:-?} ms"
 	note "boot 5: $(late_cost 5)"
+	expect_no_line 5 "was not resumed" "the image of boot 4 replaced the note"
 	expect_sig SWAPSPACE2 "after the resume"
 	expect_fsck "after the resumed session unmounted it" "$T/late.img"
 

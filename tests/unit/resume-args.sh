@@ -35,5 +35,29 @@ for w in 2147483648 x -1 ''; do
 		echo "not ok $n - --wait=$w is accepted (status $rc)"
 	fi
 done
+# the note of a hibernation that was not resumed (image.h, struct torpor_lost):
+# said from a swap area that holds one (the fuzz seed's page), not from plain
+# swap nor from a note with a byte changed
+lost='was not resumed: ext4 1234 on /dev/vdc was mounted since hibernation'
+tail -c +2 "$top/tests/fuzz/corpus/image/lost-note" >"$t/lost" && truncate -s 1M "$t/lost" || exit 1
+cp "$t/lost" "$t/bad" && printf x | dd of="$t/bad" bs=1 seek=2200 conv=notrunc 2>/dev/null || exit 1
+for f in lost swap bad; do
+	n=$((n + 1))
+	"$bin" --dump --device="$t/$f" >"$t/out" 2>&1
+	if grep -q "^torpor: the last hibernation (written 2023-11-14 22:13 UTC by kernel 6.12.117-amd64) $lost\$" "$t/out"; then
+		said=yes
+	else
+		said=no
+	fi
+	want=no
+	[ "$f" != lost ] || want=yes
+	if [ $said = $want ]; then
+		echo "ok $n - the note of a lost hibernation in '$f': said $said"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - the note of a lost hibernation in '$f': said $said"
+		sed 's/^/# /' "$t/out"
+	fi
+done
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -4,11 +4,13 @@
  * malformed header we could think of, each of which must be rejected.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "crc32.h"
 #include "image.h"
+#include "le.h"
 #include "tap.h"
 
 #define PS 4096
@@ -429,6 +431,126 @@ static void test_late(void)
 	       "late: a page with an image's root record holds no note");
 }
 
+/* Seal a note changed by hand again, as a writer that means harm would: a good CRC. */
+static void reseal_lost(uint8_t *page)
+{
+	static const uint8_t zero[4];
+	uint8_t *r = page + TORPOR_ROOT_OFFSET;
+	size_t at = offsetof(struct torpor_lost, crc);
+
+	put_le32(r + at, crc32_update(crc32_update(0, r, at), zero, 4));
+}
+
+static void make_lost(struct torpor_lost *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->created = 1700000000;
+	n->noted = 1700000600;
+	n->cause = TORPOR_LOST_LATE_CHECK;
+	strcpy(n->release, "6.12.117-amd64");
+	strcpy(n->reason, "ext4 1234 on /dev/vdc was mounted since hibernation");
+}
+
+/* A hostile note of @page with byte @at of the record set to @v, sealed: rejected? */
+static int lost_hostile(const uint8_t *good, size_t at, uint8_t v)
+{
+	static struct torpor_lost d;
+	uint8_t page[PS];
+
+	memcpy(page, good, PS);
+	page[TORPOR_ROOT_OFFSET + at] = v;
+	reseal_lost(page);
+	return image_lost_decode(page, PS, &d) == -EBADMSG;
+}
+
+/* The note of a hibernation that was not resumed (issue 25). */
+static void test_lost(void)
+{
+	static struct torpor_lost n, d;
+	static struct image_late late;
+	uint8_t page[PS], orig[PS], good[PS];
+	size_t rel = offsetof(struct torpor_lost, release);
+	size_t rsn = offsetof(struct torpor_lost, reason);
+	struct torpor_root r;
+	size_t i;
+	int ok = 1;
+
+	make_swap_page(page);
+	memcpy(orig, page, PS);
+	tap_ok(image_lost_decode(page, PS, &d) == -ENOENT, "lost: plain swap holds no note");
+	memset(&late, 0, sizeof(late));
+	late.hdr.created = 1700000000;
+	late.hdr.nr_fs = 70;
+	late.hdr.nr = TORPOR_LATE_MAX;
+	image_late_encode(&late, page, PS);
+	make_lost(&n);
+	image_lost_encode(&n, page, PS);
+	tap_ok(!memcmp(page, orig, TORPOR_ROOT_OFFSET) && image_classify(page, PS) == IMAGE_SIG_SWAP,
+	       "lost: mkswap's header and signature kept");
+	tap_ok(image_lost_decode(page, PS, &d) == 0 && d.created == n.created &&
+	       d.noted == n.noted && d.cause == n.cause && !strcmp(d.release, n.release) &&
+	       !strcmp(d.reason, n.reason), "lost: round trip");
+	tap_ok(image_late_decode(page, PS, &late) == -ENOENT && !memcmp(page + TORPOR_ROOT_OFFSET +
+	       sizeof(struct torpor_lost), orig + TORPOR_ROOT_OFFSET + sizeof(struct torpor_lost),
+	       PS - TORPOR_SIG_LEN - TORPOR_ROOT_OFFSET - sizeof(struct torpor_lost)),
+	       "lost: the late check's note it replaces is gone whole");
+	tap_ok(image_root_decode(page, PS, &r) == -ENOENT, "lost: a page with a note is no image");
+	memcpy(good, page, PS);
+	for (i = 0; i < sizeof(struct torpor_lost); i++) {
+		page[TORPOR_ROOT_OFFSET + i] ^= 0x04;
+		if (image_lost_decode(page, PS, &d) == 0)
+			ok = 0;
+		page[TORPOR_ROOT_OFFSET + i] ^= 0x04;
+	}
+	tap_ok(ok, "lost: a flipped bit anywhere in the note is rejected");
+	memcpy(page, good, PS);
+	memset(page + TORPOR_ROOT_OFFSET + rsn, 'a', TORPOR_LOST_REASON_LEN);
+	reseal_lost(page);
+	ok = image_lost_decode(page, PS, &d) == -EBADMSG;
+	memcpy(page, good, PS);
+	memset(page + TORPOR_ROOT_OFFSET + rel, 'a', TORPOR_UTS_LEN);
+	reseal_lost(page);
+	ok = ok && image_lost_decode(page, PS, &d) == -EBADMSG;
+	tap_ok(ok && lost_hostile(good, rsn + strlen(n.reason) + 1, 'x') &&
+	       lost_hostile(good, rsn + TORPOR_LOST_REASON_LEN - 1, 'x') &&
+	       lost_hostile(good, rel + TORPOR_UTS_LEN - 1, 'x'),
+	       "lost: a sealed note with an unterminated or padded text is rejected");
+	tap_ok(lost_hostile(good, rsn + 3, '\n') && lost_hostile(good, rsn + 3, 0x9b) &&
+	       lost_hostile(good, rel, 0x1b), "lost: a sealed note with control bytes is rejected");
+	tap_ok(lost_hostile(good, rsn, 0) && lost_hostile(good, 12, 0xff) &&
+	       lost_hostile(good, 36, 1) && lost_hostile(good, rsn + TORPOR_LOST_REASON_LEN, 1),
+	       "lost: a sealed note with no reason, another size or a reserved byte is rejected");
+	memcpy(page, good, PS);
+	put_le32(page + TORPOR_ROOT_OFFSET + 8, 2);
+	reseal_lost(page);
+	tap_ok(image_lost_decode(page, PS, &d) == -EPROTO, "lost: another version is told apart");
+	memset(n.reason, 'y', sizeof(n.reason));
+	n.reason[7] = '\n';
+	n.reason[8] = (char)0xe9;
+	n.release[0] = '\0';
+	image_lost_encode(&n, page, PS);
+	tap_ok(image_lost_decode(page, PS, &d) == 0 &&
+	       strlen(d.reason) == TORPOR_LOST_REASON_LEN - 1 &&
+	       d.reason[7] == '?' && d.reason[8] == '?' && d.release[0] == '\0',
+	       "lost: a long reason is cut, bytes not printable are written as '?'");
+	memcpy(page, good, PS);
+	memcpy(page + PS - TORPOR_SIG_LEN, "S1SUSPEND", TORPOR_SIG_LEN);
+	tap_ok(image_lost_decode(page, PS, &d) == -ENOENT, "lost: no note outside a swap area");
+	memcpy(page, good, PS);
+	make_root(&r);
+	image_root_encode(&r, page, PS);
+	tap_ok(image_lost_decode(page, PS, &d) == -EEXIST &&
+	       image_classify(page, PS) == IMAGE_SIG_TORPOR,
+	       "lost: a page with an image's root record holds no note");
+	memset(page + TORPOR_ROOT_OFFSET, 0, sizeof(struct torpor_root));
+	memcpy(page + PS - TORPOR_SIG_LEN, SWAP_SIG, TORPOR_SIG_LEN);
+	tap_ok(image_lost_decode(page, PS, &d) == -ENOENT &&
+	       !memcmp(page + TORPOR_ROOT_OFFSET + sizeof(struct torpor_root),
+		       orig + TORPOR_ROOT_OFFSET + sizeof(struct torpor_root),
+		       PS - TORPOR_SIG_LEN - TORPOR_ROOT_OFFSET - sizeof(struct torpor_root)),
+	       "lost: the next image's root record, once invalidated, leaves nothing of it");
+}
+
 int main(void)
 {
 	tap_ok(crc32_update(0, "123456789", 9) == 0xcbf43926, "crc32: check value 0xcbf43926");
@@ -440,5 +562,6 @@ int main(void)
 	test_meta_overlap();
 	test_bounds();
 	test_late();
+	test_lost();
 	return tap_done();
 }

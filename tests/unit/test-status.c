@@ -341,6 +341,38 @@ static void poke(const char *path, off_t at, const char *bytes, size_t n)
 }
 
 static struct status_image_seen image_seen;	/* the torpor image, for the printing tests */
+static struct status_image_seen lost_seen;	/* a swap area with a lost note, for them */
+static struct status_image_seen s_damaged;
+
+#define LOST_REASON "ext4 1234 on /dev/vdc was mounted since hibernation"
+
+/* The note of a hibernation that was not resumed (issue 25), on the plain swap area at @path. */
+static void test_lost_note(const char *path)
+{
+	static struct torpor_lost n;
+	uint8_t page[PS];
+	int fd = open(path, O_RDWR);
+
+	if (fd < 0 || pread(fd, page, PS, 0) != PS)
+		printf("# cannot read %s\n", path);
+	n.created = NOW - 3 * 3600;
+	n.noted = NOW - 600;
+	n.cause = TORPOR_LOST_LATE_CHECK;
+	snprintf(n.release, sizeof(n.release), "6.12.117-amd64");
+	snprintf(n.reason, sizeof(n.reason), LOST_REASON);
+	image_lost_encode(&n, page, PS);
+	if (pwrite(fd, page, PS, 0) != PS)
+		printf("# cannot write %s\n", path);
+	close(fd);
+	read_area(path, &lost_seen);
+	tap_ok(lost_seen.state == STATUS_IMAGE_NONE && lost_seen.lost &&
+	       !strcmp(lost_seen.note.reason, LOST_REASON) && lost_seen.note.noted == NOW - 600,
+	       "image: no image, the note of the last one not resumed read");
+	poke(path, TORPOR_ROOT_OFFSET + 100, "\x01", 1);
+	read_area(path, &s_damaged);
+	tap_ok(s_damaged.state == STATUS_IMAGE_NONE && !s_damaged.lost,
+	       "image: a damaged note is not read");
+}
 
 static void test_image(void)
 {
@@ -353,6 +385,8 @@ static void test_image(void)
 	tap_ok(make_area(path, 0, &mb) == 0, "image: a swap area made");
 	read_area(path, &s);
 	tap_ok(s.state == STATUS_IMAGE_NONE, "image: a plain swap signature: none");
+
+	test_lost_note(path);
 
 	tap_ok(make_area(path, 1, &mb) == 0, "image: a torpor image written");
 	read_area(path, &image_seen);
@@ -584,6 +618,22 @@ static void test_states(void)
 	says(&s, "image present",
 	     "image now:                torpor image, 1 MiB, written 2 h ago by kernel "
 	     "6.1.0-57-amd64\n", NULL);
+
+	/* no image, the last one not resumed: why, and how long ago */
+	set_up(&s);
+	s.image = lost_seen;
+	status_judge(&s);
+	tap_ok(s.ready, "status: the last hibernation not resumed: ready");
+	says(&s, "last one not resumed", "image now:                none\n",
+	     "last hibernation:         not resumed: " LOST_REASON " (10 min ago)\n", NULL);
+	{
+		char *js = captured(put_json, &s);
+
+		tap_ok(strstr(js, "\"not_resumed\":{\"reason\":\"" LOST_REASON "\",\"created\":") &&
+		       strstr(js, "\"age_seconds\":600,\"kernel\":\"6.12.117-amd64\"}"),
+		       "status: the last one not resumed: in --json too");
+		free(js);
+	}
 
 	/* an ordinary user: what needs root is not known, and said so */
 	set_up(&s);
