@@ -257,7 +257,8 @@ check:
 	$(Q)sh tests/deps.sh check
 	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)sh tests/unit/run.sh $(UNIT_BINS) $(UNIT_ASAN_BINS) tests/unit/valgrind-suspend.sh tests/unit/nonroot-suspend.sh \
-		tests/unit/install-prefix.sh tests/unit/dracut-cmdline.sh tests/unit/dracut-check.sh \
+		tests/unit/install-prefix.sh tests/unit/deb-maintscripts.sh tests/unit/dracut-cmdline.sh \
+		tests/unit/dracut-check.sh \
 		tests/unit/dracut-hostonly.sh tests/unit/initrd-unit.sh tests/unit/resume-args.sh tests/unit/cli-conventions.sh \
 		tests/unit/config-cli.sh tests/unit/namespace-suspend.sh tests/unit/man-check.sh tests/unit/sleep-runner.sh \
 		tests/unit/logind-generator.sh tests/unit/build-check.sh tests/unit/fuzz-args.sh \

@@ -225,9 +225,7 @@ int hibernate_take_conf_area(struct hib_opts *o, int fallback)
 		r = -EACCES;
 	} else {
 		say_no_conf_area(res, a);
-		checksay_hint_swaps();
-		msg_hint("or name the swap partition in /etc/initramfs-tools/conf.d/resume "
-			 "(RESUME=UUID=...) and run 'update-initramfs -u'");
+		checksay_hint_swaps(1);
 		r = -EINVAL;
 	}
 	free(a);
@@ -247,7 +245,7 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 
 	if (!o->resume[0]) {
 		msg_error(NO_RESUME_DEVICE);
-		checksay_hint_swaps();
+		checksay_hint_swaps(0);
 		return -EINVAL;
 	}
 	r = devname_resolve(o->resume, &dev);
@@ -259,7 +257,7 @@ int hibernate_resolve(const struct hib_opts *o, struct hib_target *t)
 	skipsay(what);
 	if (r < 0) {
 		msg_error("cannot find resume device '%s': %s", o->resume, msg_errname(r));
-		checksay_hint_swaps();
+		checksay_hint_swaps(0);
 		return r;
 	}
 	r = target_find(dev, o->has_offset, o->offset, t);

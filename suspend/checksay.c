@@ -22,8 +22,12 @@
 #include "target.h"
 #include "util.h"
 
-/* checksay_hint_swaps() - the active swap areas and the resume= that would pick each one */
-void checksay_hint_swaps(void)
+/*
+ * checksay_hint_swaps() - the active swap areas and the resume= that would pick
+ * each one; with @conf, also RESUME= in initramfs-tools' conf.d, but not where
+ * zram is all the swap (no partition there to name)
+ */
+void checksay_hint_swaps(int conf)
 {
 	struct swap_entry *sw = NULL;
 	size_t n = 0, zram = 0, i;
@@ -49,6 +53,9 @@ void checksay_hint_swaps(void)
 	else if (!n)
 		msg_hint("no swap area is active: create one (mkswap), activate it (swapon) and "
 			 "name it with resume= on the kernel command line");
+	if (conf && !(n && zram == n))
+		msg_hint("or name the swap partition in /etc/initramfs-tools/conf.d/resume "
+			 "(RESUME=UUID=...) and run 'update-initramfs -u'");
 }
 
 /*
@@ -213,7 +220,7 @@ void checksay_target(const struct hib_opts *o, const struct hib_target *t, int r
 		msg_error("no active swap area on '%s'%s: %s", o->resume,
 			  o->has_offset ? " at that resume_offset" : "",
 			  msg_errname(r < 0 ? r : -ENODEV));
-		checksay_hint_swaps();
+		checksay_hint_swaps(0);
 	}
 }
 

@@ -14,7 +14,7 @@
 #include "mounts.h"
 #include "target.h"
 
-void checksay_hint_swaps(void);
+void checksay_hint_swaps(int conf);
 void checksay_hint_rebuild(const struct initramfs_report *rep, const char *release);
 void checksay_hint_fit(const struct fit_input *in, uint64_t avail);
 void checksay_target(const struct hib_opts *o, const struct hib_target *t, int r);

@@ -74,7 +74,7 @@ int usercheck_run(struct hib_opts *o, const char *image_file)
 		if (conf != -EINVAL) {
 			msg_error("no resume device: neither --resume nor resume= on the kernel "
 				  "command line");
-			checksay_hint_swaps();
+			checksay_hint_swaps(0);
 		}
 		r = -EINVAL;
 	} else {

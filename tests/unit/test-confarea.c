@@ -372,8 +372,11 @@ static void test_status_efi(const char *line, const char *swapfile)
 	free(s);
 }
 
-/* what checksay_hint_swaps() says with @swaps as /proc/swaps, read from stderr */
-static void hint_with(const char *swaps, char *buf, size_t len)
+/*
+ * what checksay_hint_swaps(@conf) says with @swaps as /proc/swaps, read from
+ * stderr (@conf: also the initramfs-tools way to name a swap partition)
+ */
+static void hint_conf_with(const char *swaps, int conf, char *buf, size_t len)
 {
 	char path[300], file[300];
 	const char *saved = target_swaps;
@@ -395,7 +398,7 @@ static void hint_with(const char *swaps, char *buf, size_t len)
 	if (old < 0 || fd < 0 || dup2(fd, 2) < 0)
 		die("redirect stderr");
 	close(fd);
-	checksay_hint_swaps();
+	checksay_hint_swaps(conf);
 	fflush(stderr);
 	dup2(old, 2);
 	close(old);
@@ -407,6 +410,11 @@ static void hint_with(const char *swaps, char *buf, size_t len)
 		buf[n] = '\0';
 		fclose(f);
 	}
+}
+
+static void hint_with(const char *swaps, char *buf, size_t len)
+{
+	hint_conf_with(swaps, 0, buf, len);
 }
 
 /* zram, which holds no image, is never offered for resume=; alone, the image file is */
@@ -424,6 +432,17 @@ static void test_hint_zram(void)
 	tap_ok(strstr(out, "add resume=/dev/vdb") && !strstr(out, "zram0") &&
 	       !strstr(out, "image file"),
 	       "hint: zram beside a disk area: resume= for the disk's only");
+	/* nothing names the area: RESUME= in initramfs-tools' conf.d is a way too, but not to zram */
+	hint_conf_with("Filename Type Size Used Priority\n/dev/vdb partition 1048572 0 -2\n", 1,
+		       out, sizeof(out));
+	tap_ok(strstr(out, "add resume=/dev/vdb") &&
+	       strstr(out, "/etc/initramfs-tools/conf.d/resume"),
+	       "hint: a disk area: resume=, or RESUME= in initramfs-tools' conf.d");
+	hint_conf_with("Filename Type Size Used Priority\n/dev/zram0 partition 4194300 0 100\n", 1,
+		       out, sizeof(out));
+	tap_ok(strstr(out, "zram is the only swap: hibernate into an image file") &&
+	       !strstr(out, "swap partition") && !strstr(out, "initramfs-tools"),
+	       "hint: zram the only swap: no swap partition to name in initramfs-tools' conf.d");
 }
 
 int main(void)
