@@ -155,6 +155,59 @@ static int classify_at(const char *sysroot, const char *name, int depth, char *v
 	return r < 0 ? r : (int)kind;
 }
 
+static int md_at(const char *sysroot, const char *name, int depth)
+{
+	char path[PATH_MAX], disk[NAME_MAX + 1];
+	struct dirent *d;
+	DIR *dir;
+	int r;
+
+	/* md devices are mdN (and md_dN, md_NAME in old kernels); deeper than any
+	 * real stack (a loop in sysfs): taken as md, the careful answer */
+	if (!strncmp(name, "md", 2) || depth > MAX_DEPTH)
+		return 1;
+	r = disk_of(sysroot, name, disk, sizeof(disk));
+	if (r == 1)
+		return md_at(sysroot, disk, depth + 1);
+	if (r < 0)
+		return r;
+	if (snprintf(path, sizeof(path), "%s/sys/class/block/%s/slaves", sysroot, name) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	dir = opendir(path);
+	if (!dir)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	r = 0;
+	while (r == 0 && (d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			r = md_at(sysroot, d->d_name, depth + 1);
+	closedir(dir);
+	return r;
+}
+
+/**
+ * blockstack_has_md() - is the device @name (a sysfs name) md RAID, or built on
+ * it (LVM or LUKS over md, a partition of an array)?
+ * @sysroot: "" (tests: a directory standing in for /)
+ * Return: 1 or 0, or -errno when sysfs does not tell.
+ */
+int blockstack_has_md(const char *sysroot, const char *name)
+{
+	return md_at(sysroot, name, 0);
+}
+
+/**
+ * blockstack_of_has_md() - blockstack_has_md() of block device @dev
+ */
+int blockstack_of_has_md(dev_t dev)
+{
+	char name[NAME_MAX + 1];
+	int r;
+
+	r = sysblock_name("", dev, name, sizeof(name));
+	return r < 0 ? r : blockstack_has_md("", name);
+}
+
 /**
  * blockstack_classify() - what the device @name (a sysfs name) is built on
  * @sysroot: "" (tests: a directory standing in for /)

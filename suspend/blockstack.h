@@ -15,5 +15,7 @@ enum blockstack_kind {
 
 int blockstack_classify(const char *sysroot, const char *name, char *via, size_t len);
 int blockstack_of(dev_t dev, char *via, size_t len);
+int blockstack_has_md(const char *sysroot, const char *name);
+int blockstack_of_has_md(dev_t dev);
 
 #endif

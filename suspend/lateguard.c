@@ -9,10 +9,12 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/reboot.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "blockstack.h"
 #include "devname.h"
 #include "fsstamp.h"
 #include "hibsay.h"
@@ -30,6 +32,7 @@ static struct latecheck late;
 
 /* why it did not thaw, kept in the swap header page for the next boot */
 static struct lostnote lost;
+static int lost_on_md;		/* no note: the area is on md RAID, or that is not known */
 
 /*
  * /proc/sysrq-trigger, opened before the freeze: the late check's reboot goes
@@ -75,8 +78,13 @@ static void reboot_unthawed(enum late_outcome o)
 	 */
 	if (__atomic_load_n(&late.page_read, __ATOMIC_ACQUIRE))
 		page = late.page;
-	r = lostnote_write(&lost, page, reason, (uint64_t)time(NULL), LOSTNOTE_MS);
-	if (r == -ENODATA || r == -EEXIST)
+	r = lost_on_md ? -EREMOTEIO : lostnote_write(&lost, page, reason, (uint64_t)time(NULL),
+						     LOSTNOTE_MS);
+	if (r == -EREMOTEIO)
+		msg_warn("not keeping the reason in the swap header for the next boot: the swap "
+			 "area is on md RAID (or that is not known), where a write would have md "
+			 "write its superblock from the restored state");
+	else if (r == -ENODATA || r == -EEXIST)
 		msg_warn("cannot keep the reason in the swap header for the next boot: the page "
 			 "was %s", r == -ENODATA ? "not read" : "no swap header");
 	else if (r < 0)
@@ -225,6 +233,7 @@ static int check_stamp_devices(const struct torpor_image *img)
  */
 int lateguard_open(struct torpor_image *img, int dev_fd, uint64_t header_offset, uint32_t ps)
 {
+	struct stat st;
 	int r;
 
 	r = restamp_open(&stamps, img->fs, img->meta.nr_fs);
@@ -237,7 +246,14 @@ int lateguard_open(struct torpor_image *img, int dev_fd, uint64_t header_offset,
 		return r;
 	r = latecheck_init(&late, &stamps, img->fs, img->meta.nr_fs, img->meta.created,
 			   dev_fd, header_offset, ps);
-	if (r == 0)
+	/*
+	 * Not on md RAID (or when that is not known): a write to an array makes md
+	 * write its superblock, from the restored state, which may be stale, and
+	 * the unthawed reset exists so that nothing is written then
+	 */
+	lost_on_md = fstat(dev_fd, &st) < 0 || blockstack_of_has_md(S_ISBLK(st.st_mode) ?
+								    st.st_rdev : st.st_dev) != 0;
+	if (r == 0 && !lost_on_md)
 		r = lostnote_init(&lost, dev_fd, header_offset, ps, img->meta.created,
 				  img->meta.release);
 	if (r < 0) {

@@ -167,6 +167,15 @@ int main(void)
 	expect("dm-6", BLOCKSTACK_IN_MEMORY, "zram0");
 	expect("dm-7", BLOCKSTACK_STOPS, "loop0 (/srv/disk.img)");
 
+	/* md anywhere in the stack: the lost note is not written there (lateguard.c) */
+	tap_ok(blockstack_has_md(root, "md0") == 1 && blockstack_has_md(root, "md2p1") == 1 &&
+	       blockstack_has_md(root, "dm-8") == 1,
+	       "blockstack: md0, a partition of md2, LVM over md1's partition: md");
+	tap_ok(blockstack_has_md(root, "vda2") == 0 && blockstack_has_md(root, "dm-3") == 0 &&
+	       blockstack_has_md(root, "zram0") == 0 && blockstack_has_md(root, "sda") == 0,
+	       "blockstack: a partition, LVM over LUKS over it, zram, a disk: no md");
+	tap_ok(blockstack_has_md(root, "dm-5") == 1, "blockstack: a stack that loops: taken as md");
+
 	devlink(7, 0, "loop0");
 	devlink(254, 2, "dm-2");
 	r = sysblock_name(root, makedev(254, 2), name, sizeof(name));
