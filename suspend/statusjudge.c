@@ -103,15 +103,13 @@ static int judge_area(struct status *s)
 			       "and reboot", "the kernel command line's %s is malformed: the next "
 			       "boot would discard the image", s->nb.cl.resume_bad ? "resume=" :
 			       "resume_offset=");
-	if (s->area_err == -EINVAL && !s->image_file && s->zram_only)
-		return problem(s, "zram is the only swap: hibernate into an image file; 'sudo "
-			       "torpor-suspend --setup-image-file' makes it and prints the resume= "
-			       "words for the kernel command line (torpor-suspend(8))",
-			       "no swap area is named for the image: no resume= on the kernel "
-			       "command line, no resume in torpor.conf%s%s",
-			       status_conf_words(s, why, sizeof(why))[0] ? ", " : "", why);
+	/* zram holds no image: where it is all the swap, the image file is the fix */
 	if (s->area_err == -EINVAL && !s->image_file)
-		return problem(s, "add resume= for an active swap area to the kernel command line "
+		return problem(s, s->zram_only ?
+			       "zram is the only swap: hibernate into an image file; 'sudo "
+			       "torpor-suspend --setup-image-file' makes it and prints the resume= "
+			       "words for the kernel command line (torpor-suspend(8))" :
+			       "add resume= for an active swap area to the kernel command line "
 			       "('sudo torpor-suspend --print-cmdline' prints it), rebuild the "
 			       "initramfs and reboot",
 			       "no swap area is named for the image: no resume= on the kernel "
