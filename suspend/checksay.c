@@ -47,9 +47,7 @@ void checksay_hint_swaps(int conf)
 	}
 	free(sw);
 	if (n && zram == n)
-		msg_hint("zram is the only swap: hibernate into an image file; 'sudo torpor-suspend "
-			 "--setup-image-file' makes it and prints the resume= words for the kernel "
-			 "command line");
+		msg_hint("%s", CHECKSAY_ZRAM_HINT);
 	else if (!n)
 		msg_hint("no swap area is active: create one (mkswap), activate it (swapon) and "
 			 "name it with resume= on the kernel command line");

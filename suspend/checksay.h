@@ -14,6 +14,11 @@
 #include "mounts.h"
 #include "target.h"
 
+/* the fix where zram is all the swap (it holds no image): --check's and torpor status's */
+#define CHECKSAY_ZRAM_HINT "zram is the only swap: hibernate into an image file; 'sudo " \
+	"torpor-suspend --setup-image-file' makes it and prints the resume= words for the " \
+	"kernel command line"
+
 void checksay_hint_swaps(int conf);
 void checksay_hint_rebuild(const struct initramfs_report *rep, const char *release);
 void checksay_hint_fit(const struct fit_input *in, uint64_t avail);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checksay.h"
 #include "msg.h"
 #include "status.h"
 
@@ -106,9 +107,7 @@ static int judge_area(struct status *s)
 	/* zram holds no image: where it is all the swap, the image file is the fix */
 	if (s->area_err == -EINVAL && !s->image_file)
 		return problem(s, s->zram_only ?
-			       "zram is the only swap: hibernate into an image file; 'sudo "
-			       "torpor-suspend --setup-image-file' makes it and prints the resume= "
-			       "words for the kernel command line (torpor-suspend(8))" :
+			       CHECKSAY_ZRAM_HINT " (torpor-suspend(8))" :
 			       "add resume= for an active swap area to the kernel command line "
 			       "('sudo torpor-suspend --print-cmdline' prints it), rebuild the "
 			       "initramfs and reboot",
