@@ -139,6 +139,31 @@ int config_parse_size(const char *s, uint64_t *ret)
 	return 0;
 }
 
+int config_parse_image_size(const char *s, enum config_image_size *ret_mode,
+			    uint64_t *ret_bytes)
+{
+	static const char *const words[] = {
+		[CONFIG_IMAGE_SIZE_AUTO] = "auto",
+		[CONFIG_IMAGE_SIZE_MAX] = "max",
+		[CONFIG_IMAGE_SIZE_KERNEL] = "kernel",
+	};
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (!strcmp(s, words[i])) {
+			*ret_mode = (enum config_image_size)i;
+			*ret_bytes = 0;
+			return 0;
+		}
+	}
+	if (config_parse_size(s, &v) < 0)
+		return -EINVAL;
+	*ret_mode = CONFIG_IMAGE_SIZE_BYTES;
+	*ret_bytes = v;
+	return 0;
+}
+
 /* Copy at most @len - 1 bytes of @s (@n long), NUL-terminated. */
 static void copy_cut(char *dst, size_t len, const char *s, size_t n)
 {
@@ -191,7 +216,7 @@ static int set_value(struct config *c, int key, const char *s, size_t n)
 		return config_parse_poweroff(v, &c->poweroff);
 	case K_IMAGE_SIZE:
 		c->has_image_size = 1;
-		return config_parse_size(v, &c->image_size);
+		return config_parse_image_size(v, &c->image_size_mode, &c->image_size);
 	case K_PROGRESS:
 		c->has_progress = 1;
 		return config_parse_bool(v, &c->progress);
@@ -356,6 +381,8 @@ void config_override(struct config *base, const struct config *over)
 	OVERRIDE(resume_offset);
 	OVERRIDE(poweroff);
 	OVERRIDE(image_size);
+	if (over->has_image_size)
+		base->image_size_mode = over->image_size_mode;
 	OVERRIDE(progress);
 	OVERRIDE(compress);
 	OVERRIDE(threads);
@@ -376,7 +403,7 @@ static const char *bad_value_why(const char *key)
 	case K_POWEROFF:
 		return CONFIG_POWEROFF_WHY;
 	case K_IMAGE_SIZE:
-		return "not a size in bytes (digits, optionally followed by K, M or G)";
+		return CONFIG_IMAGE_SIZE_WHY;
 	case K_PROGRESS:
 		return "not 'yes' or 'no'";
 	case K_COMPRESS:

@@ -33,6 +33,17 @@ enum config_poweroff {
 	CONFIG_POWEROFF_HYBRID,			/* suspend to RAM with the image written */
 };
 
+/* image_size = auto | max | kernel | BYTES; what a bad one is not */
+#define CONFIG_IMAGE_SIZE_WHY "not 'auto', 'max', 'kernel' or a size in bytes (digits, " \
+	"optionally followed by K, M or G)"
+
+enum config_image_size {
+	CONFIG_IMAGE_SIZE_AUTO,			/* the largest the area takes (imagechoice.h) */
+	CONFIG_IMAGE_SIZE_MAX,			/* all of RAM: the kernel caps it at about half */
+	CONFIG_IMAGE_SIZE_KERNEL,		/* /sys/power/image_size left as it is */
+	CONFIG_IMAGE_SIZE_BYTES,		/* the bytes given */
+};
+
 /* What the file set; each has_* says whether its key was there. */
 struct config {
 	char resume[CONFIG_RESUME_MAX];		/* resume device spec */
@@ -41,6 +52,7 @@ struct config {
 	int has_resume_offset;
 	enum config_poweroff poweroff;
 	int has_poweroff;
+	enum config_image_size image_size_mode;
 	uint64_t image_size;			/* bytes, for /sys/power/image_size */
 	int has_image_size;
 	int progress;				/* 1: show the progress line */
@@ -125,6 +137,9 @@ const char *config_poweroff_name(enum config_poweroff p);
 int config_parse_poweroff(const char *s, enum config_poweroff *ret);
 int config_parse_bool(const char *s, int *ret);
 int config_parse_size(const char *s, uint64_t *ret);
+/* "auto", "max", "kernel" or a size (@ret_bytes, 0 for a word); 0 or -EINVAL */
+int config_parse_image_size(const char *s, enum config_image_size *ret_mode,
+			    uint64_t *ret_bytes);
 /* "auto" (0: one per online CPU) or 1..PACK_THREADS_MAX */
 int config_parse_threads(const char *s, unsigned *ret);
 

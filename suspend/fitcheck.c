@@ -326,6 +326,58 @@ static uint64_t saveable_of(const struct fit_input *in, uint64_t *ret_max_size)
 	return saveable;
 }
 
+/*
+ * The snapshot stream of an @image bytes big (@pool of it zram's copies, as
+ * they are), compressed at the sample's ratio, with the map at its largest
+ */
+static uint64_t stored_of(const struct fit_input *in, uint64_t image, uint64_t pool)
+{
+	uint64_t ps = in->page_size ? in->page_size : 4096;
+	uint64_t stream, stored;
+
+	image = page_up(image, ps);
+	pool = min_u64(pool, image);
+	/* the stream: a header page and a page of 8-byte PFNs for each ps / 8 pages */
+	stream = ps + page_up(image / ps * 8, ps) + image;
+	stored = stream;
+	if (in->sample_raw && in->sample_stored <= in->sample_raw)
+		stored = page_up((uint64_t)((double)(stream - pool) * (double)in->sample_stored /
+					    (double)in->sample_raw + 0.5), ps) + pool;
+	return stored + page_up(in->map_bytes, ps);
+}
+
+/**
+ * fitcheck_stored() - the bytes an image of @image bytes of memory takes in
+ * the area: its stream compressed at @in's sample's ratio, with the map
+ */
+uint64_t fitcheck_stored(const struct fit_input *in, uint64_t image)
+{
+	return stored_of(in, image, 0);
+}
+
+/**
+ * fitcheck_max_size() - the most memory the kernel keeps in an image, about
+ * half of @in's present memory (its max_size, a little less in truth)
+ */
+uint64_t fitcheck_max_size(const struct fit_input *in)
+{
+	uint64_t max_size;
+
+	(void)saveable_of(in, &max_size);
+	return max_size;
+}
+
+/**
+ * fitcheck_cache_floor() - the image size below which the kernel must swap
+ * out: @in's memory in use less its page cache and reclaimable slab
+ */
+uint64_t fitcheck_cache_floor(const struct fit_input *in)
+{
+	uint64_t max_size, saveable = saveable_of(in, &max_size);
+
+	return sub_sat(saveable, in->mem.file + in->mem.slab_reclaimable);
+}
+
 /**
  * fitcheck_estimate() - the swap space a hibernation takes (see the model above)
  *
@@ -339,7 +391,7 @@ void fitcheck_estimate(const struct fit_input *in, struct fit_estimate *ret)
 {
 	const struct fit_meminfo *m = &in->mem;
 	uint64_t ps = in->page_size ? in->page_size : 4096;
-	uint64_t saveable, max_size, size, image, reduce = 0, floor, stream, stored;
+	uint64_t saveable, max_size, size, image, reduce = 0, floor;
 	struct fit_estimate e;
 	struct charge c;
 
@@ -363,24 +415,27 @@ void fitcheck_estimate(const struct fit_input *in, struct fit_estimate *ret)
 		image = min_u64(image + c.rem * ps, max_u64(image, max_size));
 	}
 	image = page_up(image, ps);
-	/* the stream: a header page and a page of 8-byte PFNs for each ps / 8 pages */
-	stream = ps + page_up(image / ps * 8, ps) + image;
 	e.pool = min_u64(c.pool * ps, image);
 	e.ratio_permille = 1000;
-	stored = stream;
-	if (in->sample_raw && in->sample_stored <= in->sample_raw) {
-		stored = page_up((uint64_t)((double)(stream - e.pool) * (double)in->sample_stored /
-					    (double)in->sample_raw + 0.5), ps) + e.pool;
+	if (in->sample_raw && in->sample_stored <= in->sample_raw)
 		e.ratio_permille = (uint32_t)(in->sample_stored * 1000 / in->sample_raw);
-	}
 	e.in_use = saveable;
 	e.image = image;
 	e.swapped = c.swapped * ps;
 	e.swapped_here = c.here * ps;
-	e.stored = stored + page_up(in->map_bytes, ps);
+	e.stored = stored_of(in, image, e.pool);
 	e.need = e.stored + e.swapped_here;
-	e.margin = e.need / 16 + (4u << 20);
+	e.margin = fitcheck_margin(e.need);
 	*ret = e;
+}
+
+/**
+ * fitcheck_margin() - the free space asked for beyond a @need (see
+ * fitcheck_estimate())
+ */
+uint64_t fitcheck_margin(uint64_t need)
+{
+	return need / 16 + (4u << 20);
 }
 
 /**

@@ -66,7 +66,11 @@ int fitcheck_parse_meminfo(const char *text, struct fit_meminfo *ret);
 int fitcheck_read_meminfo(const char *path, struct fit_meminfo *ret);
 int fitcheck_set_areas(struct fit_input *in, const struct swap_entry *sw, size_t n,
 		       const char *target_path);
+uint64_t fitcheck_stored(const struct fit_input *in, uint64_t image);
+uint64_t fitcheck_max_size(const struct fit_input *in);
+uint64_t fitcheck_cache_floor(const struct fit_input *in);
 void fitcheck_estimate(const struct fit_input *in, struct fit_estimate *ret);
+uint64_t fitcheck_margin(uint64_t need);
 int fitcheck_fits(const struct fit_estimate *e, uint64_t free_bytes);
 int fitcheck_advise(const struct fit_input *in, uint64_t free_bytes, uint64_t *ret_image_size);
 

@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 
 #include "checksay.h"
 #include "fitcheck.h"
 #include "fitgate.h"
 #include "fitsample.h"
+#include "imagechoice.h"
 #include "imagesize.h"
 #include "monoclock.h"
 #include "msg.h"
@@ -94,10 +96,97 @@ static void take_sample(struct writer *w, struct fit_input *in)
 	}
 }
 
+/* all of RAM, for image_size = max: the kernel keeps at most about half */
+static uint64_t ram_bytes(uint32_t ps)
+{
+	struct sysinfo si;
+	uint64_t pages, ram = 0;
+
+	if (sysinfo(&si) == 0)
+		ram = (uint64_t)si.totalram * si.mem_unit;
+	if (sysmem_present_pages(&pages) == 0 && pages * ps > ram)
+		ram = pages * ps;
+	return ram ? ram : UINT64_MAX;
+}
+
+/* what image_size = max, kernel or BYTES of @o writes; UINT64_MAX: none */
+static uint64_t fixed_size(const struct hib_opts *o, uint32_t ps)
+{
+	switch (o->image_size_mode) {
+	case CONFIG_IMAGE_SIZE_MAX:
+		return ram_bytes(ps);
+	case CONFIG_IMAGE_SIZE_BYTES:
+		return o->image_size;
+	default:
+		return UINT64_MAX;
+	}
+}
+
+/*
+ * The one line that says which image_size the hibernation takes and why:
+ * info under --check, else debug.  @size is what is written (UINT64_MAX:
+ * nothing), @kernel the knob's value, @c auto's choice (NULL: no estimate).
+ */
+static void say_size(const struct hib_opts *o, uint64_t size, uint64_t kernel,
+		     const struct image_choice *c, uint64_t avail)
+{
+	void (*say)(const char *, ...) __attribute__((format(printf, 1, 2))) =
+		o->check_only ? msg_info : msg_debug;
+	double ratio = c ? c->ratio_permille / 1000.0 : 1;
+
+	if (o->image_size_mode == CONFIG_IMAGE_SIZE_MAX)
+		say("image_size %llu MiB (max): the kernel keeps up to about half of memory",
+		    MIB(size));
+	else if (o->image_size_mode == CONFIG_IMAGE_SIZE_BYTES)
+		say("image_size %llu MiB, as set (torpor.conf or --image-size)", MIB(size));
+	else if (kernel == UINT64_MAX)
+		say("image_size left as it is: cannot read %s", IMAGESIZE_PATH);
+	else if (o->image_size_mode == CONFIG_IMAGE_SIZE_KERNEL || !c)
+		say("image_size left as it is, %llu MiB (%s)", MIB(kernel),
+		    o->image_size_mode == CONFIG_IMAGE_SIZE_KERNEL ? "kernel" :
+		    "auto: no estimate of the image");
+	else if (c->why == IMAGECHOICE_ALL)
+		say("image_size %llu MiB (auto, not the kernel's %llu MiB): the largest image "
+		    "the kernel keeps, %llu MiB, fits compressed in the %llu MiB free (at the "
+		    "sampled ratio plus %.3f, %.2f)", MIB(size), MIB(kernel), MIB(c->image),
+		    MIB(avail), IMAGECHOICE_RATIO_PAD / 1000.0, ratio);
+	else if (c->why == IMAGECHOICE_FITS)
+		say("image_size %llu MiB (auto, not the kernel's %llu MiB): the largest image "
+		    "that fits compressed in the %llu MiB free (at the sampled ratio plus %.3f, "
+		    "%.2f)", MIB(size), MIB(kernel), MIB(avail), IMAGECHOICE_RATIO_PAD / 1000.0,
+		    ratio);
+	else
+		say("image_size left as it is, %llu MiB (auto): %s", MIB(kernel),
+		    c->why == IMAGECHOICE_KEEP_NO_FIT ? "not even that image fits" :
+		    "no larger image fits compressed without swapping out more");
+}
+
+/*
+ * image_size = auto for @in, @avail bytes free: the value to write, or
+ * UINT64_MAX to leave the kernel's; @in's image_size set to what the kernel
+ * will use
+ */
+static uint64_t choose_auto(const struct hib_opts *o, struct fit_input *in, uint64_t avail)
+{
+	struct image_choice c;
+	uint64_t kernel = in->image_size;
+
+	imagechoice_auto(in, avail, &c);
+	if (c.why != IMAGECHOICE_ALL && c.why != IMAGECHOICE_FITS) {
+		say_size(o, UINT64_MAX, kernel, &c, avail);
+		return UINT64_MAX;
+	}
+	in->image_size = c.bytes;
+	say_size(o, c.bytes, kernel, &c, avail);
+	return c.bytes;
+}
+
 /**
  * fitgate_check() - will the image fit the swap area @t?
  * @o: the options (image_size, --check)
  * @w: the writer, its buffers allocated: they are locked into the snapshot
+ * @ret_image_size: the value for /sys/power/image_size (image_size = auto,
+ *                  max or BYTES), or UINT64_MAX to leave it as it is
  *
  * Estimated before the freeze (fitcheck.h), with a sample of memory
  * compressed as the writer will (fitsample.h); refused with the numbers when
@@ -107,19 +196,25 @@ static void take_sample(struct writer *w, struct fit_input *in)
  * without a sample memory counts as incompressible.
  * Return: 0, or -ENOSPC (reported).
  */
-int fitgate_check(const struct hib_opts *o, struct writer *w, const struct hib_target *t)
+int fitgate_check(const struct hib_opts *o, struct writer *w, const struct hib_target *t,
+		  uint64_t *ret_image_size)
 {
 	struct fit_input in;
 	char where[PATH_MAX + 16];
 	uint64_t avail = t->swap_bytes > t->swap_used ? t->swap_bytes - t->swap_used : 0;
+	uint64_t size = fixed_size(o, w->ps), kernel;
 	double ratio, t0 = mono_s();
 	int r;
 
+	*ret_image_size = size;
+	if (imagesize_read(IMAGESIZE_PATH, &kernel) < 0)
+		kernel = UINT64_MAX;
 	memset(&in, 0, sizeof(in));
 	r = fitcheck_read_meminfo(FITCHECK_MEMINFO_PATH, &in.mem);
 	if (r < 0) {
 		msg_debug("cannot read %s: %s; the image's size is not estimated",
 			  FITCHECK_MEMINFO_PATH, msg_errname(r));
+		say_size(o, size, kernel, NULL, avail);
 		return 0;
 	}
 	in.page_size = w->ps;
@@ -130,12 +225,13 @@ int fitgate_check(const struct hib_opts *o, struct writer *w, const struct hib_t
 	/* locked by mlockall() before the snapshot, so in it */
 	in.extra = writer_buffer_bytes(w);
 	in.map_bytes = w->meta_cap;
-	if (o->has_image_size)
-		in.image_size = o->image_size;
-	else if (imagesize_read(IMAGESIZE_PATH, &in.image_size) < 0)
-		in.image_size = UINT64_MAX;
+	in.image_size = size != UINT64_MAX ? size : kernel;
 	take_sample(w, &in);
 	set_areas(&in, t);
+	if (o->image_size_mode == CONFIG_IMAGE_SIZE_AUTO)
+		*ret_image_size = choose_auto(o, &in, avail);
+	else
+		say_size(o, size, kernel, NULL, avail);
 	fitcheck_estimate(&in, &fit);
 	ratio = fit.ratio_permille / 1000.0;
 	msg_debug("image estimate: %llu MiB in use, %llu MiB in the snapshot (image_size %llu "

@@ -287,19 +287,22 @@ static int fill_identity(struct torpor_image *img)
 	return mountguard_record(img);
 }
 
-/* image_size from the options: a preference, so a failure only warns */
-static void set_image_size(const struct hib_opts *o, uint64_t *ret_old)
+/*
+ * image_size @bytes (fitgate_check(); UINT64_MAX: left as it is): a
+ * preference, so a failure only warns.  The old value in @ret_old, to put back.
+ */
+static void set_image_size(uint64_t bytes, uint64_t *ret_old)
 {
 	int r;
 
-	if (!o->has_image_size)
+	if (bytes == UINT64_MAX)
 		return;
-	r = imagesize_swap(IMAGESIZE_PATH, o->image_size, ret_old);
+	r = imagesize_swap(IMAGESIZE_PATH, bytes, ret_old);
 	if (r < 0)
 		msg_warn("cannot set %s: %s, ignoring", IMAGESIZE_PATH, msg_errname(r));
 	else
 		msg_debug("%s: %llu, was %llu", IMAGESIZE_PATH,
-			  (unsigned long long)o->image_size, (unsigned long long)*ret_old);
+			  (unsigned long long)bytes, (unsigned long long)*ret_old);
 }
 
 /*
@@ -364,7 +367,7 @@ int hibernate_run(const struct hib_opts *o)
 	struct hib_target t;
 	struct writer w;
 	char orig_sig[10];
-	uint64_t old_size = UINT64_MAX;
+	uint64_t old_size = UINT64_MAX, image_size;
 	uint32_t ps = (uint32_t)sysconf(_SC_PAGESIZE);
 	int dev_fd, r;
 
@@ -385,7 +388,7 @@ int hibernate_run(const struct hib_opts *o)
 	r = check_header(o, &w, &t, orig_sig);
 	if (r < 0)
 		goto out_release;
-	r = fitgate_check(o, &w, &t);
+	r = fitgate_check(o, &w, &t, &image_size);
 	if (r < 0)
 		goto out_release;
 	if (o->check_only) {
@@ -416,12 +419,13 @@ int hibernate_run(const struct hib_opts *o)
 	r = settle_efi(&t);
 	if (r < 0)
 		goto out_signals;
-	set_image_size(o, &old_size);
+	set_image_size(image_size, &old_size);
 	r = lock_and_snapshot(o, &w, &t, orig_sig);
 	/* resumed, or failed and thawed: the variable names no image now */
 	if (t.efi_location)
 		remove_efi();
-	if (o->has_image_size && old_size != UINT64_MAX)
+	/* put back on every path: resumed, failed, aborted by a signal */
+	if (old_size != UINT64_MAX)
 		(void)imagesize_swap(IMAGESIZE_PATH, old_size, &old_size);
 out_signals:
 	interrupt_restore();

@@ -20,8 +20,8 @@ struct hib_opts {
 	enum config_poweroff poweroff;	/* after the commit: shutdown, reboot, platform, hybrid */
 	int check_only;			/* --check: resolve and verify, do not hibernate */
 	int no_progress;		/* no "saving image: N%" lines */
-	uint64_t image_size;		/* for /sys/power/image_size (see has_image_size) */
-	int has_image_size;
+	enum config_image_size image_size_mode;	/* how /sys/power/image_size is set */
+	uint64_t image_size;		/* CONFIG_IMAGE_SIZE_BYTES: the bytes */
 	struct pack_setting pack;	/* compression */
 	unsigned threads;		/* compression threads, 0 = one per online CPU */
 	char initramfs[CONFIG_PATH_MAX];	/* the next boot's initramfs, "" to find it */

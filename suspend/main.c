@@ -3,7 +3,7 @@
  * torpor-suspend - hibernate this machine into its swap area
  *
  * Usage: torpor-suspend [--config=FILE] [--resume=DEV] [--resume-offset=N]
- *                       [--poweroff=MODE] [--reboot] [--image-size=N]
+ *                       [--poweroff=MODE] [--reboot] [--image-size=SIZE]
  *                       [--[no-]progress] [--check] [--print-cmdline] [-v]
  *                       [--image-file=PATH] [--setup-image-file[=SIZE]]
  *                       [--[no-]discard-after-resume]
@@ -90,8 +90,9 @@ static void usage(FILE *f)
 		"                       platform (ACPI S4) or hybrid (suspend to RAM; on wake-up\n"
 		"                       the image is discarded, after a power loss it resumes)\n"
 		"  --reboot             the same as --poweroff=reboot\n"
-		"  --image-size=N       preferred image size in bytes (K, M, G suffixes), for\n"
-		"                       /sys/power/image_size during the hibernation\n"
+		"  --image-size=SIZE    /sys/power/image_size during the hibernation: auto (the\n"
+		"                       default: the largest the area takes compressed), max,\n"
+		"                       kernel (as it is), or bytes (K, M, G suffixes)\n"
 		"  --progress, --no-progress   show (the default) or hide the saving progress\n"
 		"  --compress=ALG       lz4 (the default), lz4:N (faster, larger; N up to\n"
 		"                       65537), lz4hc[:N] (slower, smaller; N 1-12), none\n"
@@ -229,7 +230,7 @@ static void to_opts(const struct config *c, struct hib_opts *o)
 	o->has_offset = c->has_resume_offset;
 	o->poweroff = c->has_poweroff ? c->poweroff : CONFIG_POWEROFF_SHUTDOWN;
 	o->image_size = c->image_size;
-	o->has_image_size = c->has_image_size;
+	o->image_size_mode = c->has_image_size ? c->image_size_mode : CONFIG_IMAGE_SIZE_AUTO;
 	o->no_progress = c->has_progress && !c->progress;
 	o->pack.kind = PACK_LZ4;
 	o->pack.level = 1;
@@ -284,8 +285,8 @@ static int parse_setting(int opt, struct config *c)
 		c->has_poweroff = 1;
 		break;
 	case 'S':
-		if (config_parse_size(optarg, &c->image_size) < 0) {
-			msg_error("invalid --image-size '%s': not a size in bytes", optarg);
+		if (config_parse_image_size(optarg, &c->image_size_mode, &c->image_size) < 0) {
+			msg_error("invalid --image-size '%s': %s", optarg, CONFIG_IMAGE_SIZE_WHY);
 			return 2;
 		}
 		c->has_image_size = 1;

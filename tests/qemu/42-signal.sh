@@ -25,7 +25,7 @@ aborted_boot() {
 	_b=$1
 	boot "$_b" torpor_test=refused torpor_mib=64 torpor_swapon=1 torpor_signal="$4:$3"
 	note_boot "$_b"
-	expect_refused "$_b" swapon-ok
+	expect_refused "$_b" swapon-ok imagesize-kept
 	expect_not "$_b" swapon-failed
 	expect_line "$_b" "Freezing user space processes" "the system was frozen"
 	expect_line "$_b" "^torpor: test: raising signal $2 " "the test build raised $3"

@@ -25,7 +25,7 @@ refused_boot() {
 	shift 2
 	boot "$_b" torpor_test=refused torpor_mib=32 "$@"
 	note_boot "$_b"
-	expect_refused "$_b"
+	expect_refused "$_b" imagesize-kept
 	expect_line "$_b" "$_re"
 	expect_no_line "$_b" "Freezing user space processes" "nothing was frozen"
 	expect_sig SWAPSPACE2 "after boot $_b"

@@ -81,7 +81,13 @@ else
 	failed=$((failed + 1))
 fi
 run --config="$t/good.conf" --image-size=2X --print-cmdline
-expect 2 "invalid --image-size '2X'" "a bad --image-size is a usage error"
+expect 2 "invalid --image-size '2X': not 'auto', 'max', 'kernel' or a size" \
+	"a bad --image-size is a usage error naming the words"
+for size in auto max kernel 64M; do
+	run --config="$t/good.conf" --image-size=$size --print-cmdline
+	expect 1 "cannot find resume device '/dev/torpor-test-fromfile'" \
+		"--image-size=$size is taken (the run goes on to the device)"
+done
 
 run --config="$t/good.conf" --image-file=relative/image --print-cmdline
 expect 2 "invalid --image-file 'relative/image': not an absolute path" \

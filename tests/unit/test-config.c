@@ -61,6 +61,14 @@ static void test_good(void)
 	       parse("image_size = 4k\n") == 0 && c.image_size == 4096 &&
 	       parse("image_size = 123456789\n") == 0 && c.image_size == 123456789,
 	       "config: image_size suffixes K, M, none");
+	tap_ok(parse("image_size = auto\n") == 0 && parse("image_size = max\n") == 0 &&
+	       parse("image_size = kernel\n") == 0, "config: image_size auto, max, kernel read");
+	tap_ok(parse("image_size = max\n") == 0 && c.has_image_size &&
+	       c.image_size_mode == CONFIG_IMAGE_SIZE_MAX &&
+	       parse("image_size = kernel\n") == 0 && c.image_size_mode == CONFIG_IMAGE_SIZE_KERNEL &&
+	       parse("image_size = auto\n") == 0 && c.image_size_mode == CONFIG_IMAGE_SIZE_AUTO &&
+	       parse("image_size = 1G\n") == 0 && c.image_size_mode == CONFIG_IMAGE_SIZE_BYTES &&
+	       c.image_size == 1ULL << 30, "config: image_size's word or bytes kept apart");
 	tap_ok(parse("resume_offset = 18446744073709551615\n") == 0 &&
 	       c.resume_offset == 18446744073709551615ULL, "config: resume_offset up to 2^64-1");
 	tap_ok(parse("resume = LABEL=swap#1\n") == 0 && !strcmp(c.resume, "LABEL=swap#1"),
@@ -216,6 +224,13 @@ static void test_override(void)
 	       "config: options given override the file");
 	tap_ok(file.has_resume_offset && file.resume_offset == 9 && file.has_progress &&
 	       !file.progress, "config: options not given leave the file's settings");
+	tap_ok(config_parse("image_size = max\n", 17, &file, &e) == 0 &&
+	       file.image_size_mode == CONFIG_IMAGE_SIZE_MAX, "config: image_size max to override");
+	opts.image_size_mode = CONFIG_IMAGE_SIZE_AUTO;
+	opts.image_size = 0;
+	config_override(&file, &opts);
+	tap_ok(file.image_size_mode == CONFIG_IMAGE_SIZE_AUTO,
+	       "config: --image-size=auto overrides the file's max");
 }
 
 static void test_read(void)
