@@ -32,6 +32,8 @@
 #                        fills in MiB (default "256 1024"), vCPU counts (default "1 2"),
 #                        guest MiB (default the larger of 1024 and 4 x the fill); see
 #                        tests/bench/run.sh
+#   BENCH_PARTS, BENCH_TRIP_GIB   `make bench`'s parts (default "phases trip"), the whole
+#                        trip's working sets in GiB (default "1 2 4"); tests/bench/run.sh
 #
 # Targets: all (default), check, check-klibc, check-man, check-qemu, test (= check +
 # check-qemu), demo, bench, bench-hash, bench-scan, bench-host, fuzz, deb (the Debian package, with lintian),

@@ -43,6 +43,29 @@
 # line: kernel MiB smp round tool metric value; beside it each round's summary, and the
 # log of each failed one.
 #
+# The whole trip (BENCH_PARTS, default "phases trip"; "trip" alone runs only this
+# part): tests/qemu 92-trip (torpor) and 93-trip-kernel (the kernel's), alternating,
+# torpor first, for each working set in BENCH_TRIP_GIB (GiB, default "1 2 4"), at
+# BENCH_TRIP_SMP vCPUs (default 2), on the first test kernel (BENCH_TRIP_KERNEL, default
+# trixie, Debian 13's).  A working set of G GiB is G/2 GiB of the workload's memory
+# and G/2 GiB of a file set on a disk of its own, read into the page cache and kept
+# mapped; the guest gets 1.5 x G GiB (the kernel's default image_size, 2/5 of it, is
+# then below the working set, as on a desktop that uses its memory), the swap disk
+# G GiB.  BENCH_TRIP_VARIANTS (default "torpor kernel ksize", run in that order each
+# round): torpor as configured by default, the kernel's hibernation, and torpor with
+# --image-size=kernel (the kernel's 2/5 of memory, as before image_size = auto), whose
+# column (ksize) tells what auto costs and gains.  Each round hibernates once and
+# resumes once:
+#   touch before s  the workload touches its whole working set (reading every word, 16 MiB
+#                   of memory and 16 MiB of the file set in turn) before hibernating
+#   touch after s   the same touch, started as soon as the resumed system runs
+#   warm-up s       touch after - touch before: what the resume left to fault back
+#   trip s          hibernate s + restore s + warm-up s
+# and write s, load s, hibernate s, restore s, snapshot MiB, image MiB as above;
+# torpor's warm-back line (what it brought back, and in how long).  Done when, per
+# issue 26: torpor's warm-up at most 0.3 of the kernel's and its touch after at most
+# 1.25 x its touch before, its trip below the kernel's at every size.
+#
 # Knobs: REPEAT (rounds, default 3); BENCH_MIB (fills in MiB, default "256 1024");
 # BENCH_SMP (vCPU counts, default "1 2"); BENCH_MEM (guest MiB for every fill, default
 # as above); TORPOR_TEST_KERNEL (the kernels, see tests/qemu/kernels.sh);
@@ -66,6 +89,11 @@ raw=$res/results
 repeat=${REPEAT:-3}
 mibs=${BENCH_MIB:-256 1024}
 smps=${BENCH_SMP:-1 2}
+parts=${BENCH_PARTS:-phases trip}
+trip_gibs=${BENCH_TRIP_GIB:-1 2 4}
+trip_smp=${BENCH_TRIP_SMP:-2}
+trip_kernel=${BENCH_TRIP_KERNEL:-trixie}
+trip_variants=${BENCH_TRIP_VARIANTS:-torpor kernel ksize}
 failed=0
 
 say() { echo "# $*"; }
@@ -91,8 +119,21 @@ collect() {
 		sed -n 's/.*hibernated in \([0-9.]*\) s.*/hib \1/p' "$2"
 		sed -n 's/.*restored in \([0-9.]*\) s.*/res \1/p' "$2"
 		sed -n 's/^boot 1: .*swap disk \([0-9]*\) MiB allocated.*/disk \1/p' "$2"
+		# the whole trip (92-trip, 93-trip-kernel): both touches, and the warm-up and
+		# the trip of this round
+		awk '/^touch before: / { b = $3 } /^touch after: / { a = $3 }
+			/hibernated in [0-9.]* s/ { h = $0; sub(/.*hibernated in /, "", h); sub(/ s.*/, "", h) }
+			/restored in [0-9.]* s/ { r = $0; sub(/.*restored in /, "", r); sub(/ s.*/, "", r) }
+			END {
+				if (b == "" || a == "")
+					exit
+				printf "tb %.3f\nta %.3f\nwarm %.3f\n", b / 1000, a / 1000, (a - b) / 1000
+				if (h != "" && r != "")
+					printf "trip %.3f\n", h + r + (a - b) / 1000
+			}' "$2"
+		sed -n 's/.*torpor: warm-back: \([0-9]*\) MiB of files and \([0-9]*\) MiB of memory brought back in \([0-9.]*\) s.*/wb_file \1\nwb_mem \2\nwb_s \3/p' "$2"
 		# one sed a metric: an s///p that matched has replaced the line for the next -e
-		if [ "$1" = torpor ]; then
+		if [ "$1" != kernel ]; then
 			sed -n 's/.*torpor: image saved: .* in \([0-9.]*\) s, .*/write \1/p' "$2"
 			sed -n 's/.*torpor: image saved: \([0-9]*\) MiB in memory.*/snap \1/p' "$2"
 			sed -n 's/.*torpor: image loaded in \([0-9]*\) ms.*/loadms \1/p' "$2"
@@ -107,7 +148,7 @@ collect() {
 			sed -n 's/.*kernel: Using \([0-9]*\) thread(s) for \([a-z0-9]* \)*compression.*/thr \1/p' "$2"
 		fi
 		# where torpor's time went (torpor.debug and -v: TORPOR_TEST_DEBUG=1), from the log
-		if [ "$1" = torpor ] && [ -f "${4:-}" ]; then
+		if [ "$1" != kernel ] && [ -f "${4:-}" ]; then
 			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: where the time went: reading the snapshot \([0-9]*\) ms, slots \([0-9]*\) ms, waiting for compression \([0-9]*\) ms, staging \([0-9]*\) ms, waiting for writes \([0-9]*\) ms; compressing \([0-9]*\) ms (all threads), writing \([0-9]*\) ms.*/w_read \1\nw_slots \2\nw_waitpack \3\nw_stage \4\nw_waitwr \5\nw_pack \6\nw_write \7/p'
 			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: load phase: waiting for the workers \([0-9]*\) ms, feeding the kernel \([0-9]*\) ms; reading \([0-9]*\) ms, checking hashes \([0-9]*\) ms, decoding \([0-9]*\) ms (summed over \([0-9]*\) workers).*/l_wait \1\nl_feed \2\nl_read \3\nl_hash \4\nl_dec \5\nl_workers \6/p'
 			tr -d '\r' <"$4" | sed -n 's/.*torpor: debug: write phase CPU time: \([0-9]*\) ms in all threads, \([0-9]*\) ms in the writer.s; the commit took \([0-9]*\) ms, \([0-9]*\) ms of it in fdatasync.*/w_cpu \1\nw_cpuw \2\nw_commit \3\nw_sync \4/p'
@@ -135,8 +176,9 @@ run_one() {
 	_t0=$(date +%s)
 	# torpor's rounds with torpor.debug and -v: where its time went (a few lines more)
 	_dbg=
-	[ "$1" != torpor ] || _dbg=1
-	TORPOR_TEST_KERNEL=$3 TORPOR_TEST_MIB=$4 TORPOR_TEST_SMP=$5 TORPOR_QEMU_MEM=$mem \
+	[ "$1" = kernel ] || _dbg=1
+	TORPOR_TEST_KERNEL=$3 TORPOR_TEST_MIB=${anon:-$4} TORPOR_TEST_SMP=$5 TORPOR_QEMU_MEM=$mem \
+		TORPOR_TEST_FILESET_MIB=${anon:-} TORPOR_TRIP_OPTS=${trip_opts:-} \
 		TORPOR_TEST_SWAP=$swap TORPOR_QEMU_TIMEOUT=$tmo TORPOR_TEST_DEBUG=$_dbg TORPOR_TEST_MTTCG=1 \
 		TORPOR_TEST_JOBS=1 sh "$qdir/run.sh" "$2" >"$_tap" 2>&1
 	_took=$(($(date +%s) - _t0))
@@ -145,10 +187,12 @@ run_one() {
 		cp "$out/$_k-$2/summary" "$res/$_k-${4}M-smp$5-r$6-$2.summary"
 		collect "$1" "$out/$_k-$2/summary" "$_k $4 $5 $6 $1" "$out/$_k-$2.log"
 		say "$4 MiB, -smp $5, round $6: $_k: $1 ($2) ok, $_took s"
-		# each round writes twice and loads twice: say when a line was not found
+		# each round writes twice and loads twice (the trip: once): say when a line
+		# was not found
 		for _m in write load hib res; do
 			_n=$(vals "$_k" "$4" "$5" "$1" "$_m" "$6" | wc -l)
-			[ "$_n" -eq 2 ] || say "  warning: $_n $_m values in this round, not 2 (see the summary)"
+			[ "$_n" -eq "$per_round" ] ||
+				say "  warning: $_n $_m values in this round, not $per_round (see the summary)"
 		done
 		return 0
 	fi
@@ -240,6 +284,52 @@ report() {
 	done
 }
 
+# report_trip KERNEL G SMP: the whole trip's table of one working set
+report_trip() {
+	_f=trip$2
+	_ok_t=$(vals "$1" "$_f" "$3" torpor trip | wc -l)
+	_ok_k=$(vals "$1" "$_f" "$3" kernel trip | wc -l)
+	_bad_t=$(vals "$1" "$_f" "$3" torpor failed | wc -l)
+	_bad_k=$(vals "$1" "$_f" "$3" kernel failed | wc -l)
+	_ok_q=$(vals "$1" "$_f" "$3" ksize trip | wc -l)
+	_bad_q=$(vals "$1" "$_f" "$3" ksize failed | wc -l)
+	[ $((_ok_t + _ok_k + _bad_t + _bad_k + _ok_q + _bad_q)) -gt 0 ] || return 0
+	echo
+	echo "## $1, the whole trip, $2 GiB working set, -smp $3: rounds counted: torpor $_ok_t," \
+		"kernel $_ok_k, ksize $_ok_q; failed rounds: torpor $_bad_t, kernel $_bad_k, ksize $_bad_q"
+	printf '%-18s %10s %10s %7s %10s\n' metric torpor kernel ratio ksize
+	for _m in tb ta warm hib res trip write load snap disk wb_file wb_mem wb_s; do
+		_t=$(vals "$1" "$_f" "$3" torpor "$_m" | median)
+		_r=$(vals "$1" "$_f" "$3" kernel "$_m" | median)
+		_q=$(vals "$1" "$_f" "$3" ksize "$_m" | median)
+		case $_m in
+		tb) _name="touch before s" ;;
+		ta) _name="touch after s" ;;
+		warm) _name="warm-up s" ;;
+		hib) _name="hibernate s" ;;
+		res) _name="restore s" ;;
+		trip) _name="trip s" ;;
+		write) _name="write s" ;;
+		load) _name="load s" ;;
+		snap) _name="snapshot MiB" ;;
+		disk) _name="image MiB" ;;
+		wb_file) _name="warm-back file MiB" ;;
+		wb_mem) _name="warm-back mem MiB" ;;
+		wb_s) _name="warm-back s" ;;
+		esac
+		[ "$_t$_r$_q" != --- ] || continue
+		_ratio=$(awk -v a="$_t" -v b="$_r" \
+			'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
+		printf '%-18s %10s %10s %7s %10s\n' "$_name" "$_t" "$_r" "$_ratio" "$_q"
+	done
+	for _tool in torpor kernel ksize; do
+		_tb=$(vals "$1" "$_f" "$3" "$_tool" tb | median)
+		_ta=$(vals "$1" "$_f" "$3" "$_tool" ta | median)
+		printf '%s: touch after / touch before %s\n' "$_tool" \
+			"$(awk -v a="$_ta" -v b="$_tb" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')"
+	done
+}
+
 # run_all: every round of every fill and vCPU count, on every kernel
 run_all() {
 	mkdir -p "$res"
@@ -253,6 +343,12 @@ run_all() {
 	for t in $trees; do
 		pkgs="$pkgs ${t##*/}"
 	done
+	case " $parts " in
+	*" phases "*) ;;
+	*) mibs= ;;
+	esac
+	per_round=2
+	anon=
 	for mib in $mibs; do
 		mem=${BENCH_MEM:-$((mib * 4 > 1024 ? mib * 4 : 1024))}
 		swap=$((mib * 2 > 1024 ? mib * 2 : 1024))M
@@ -269,7 +365,43 @@ run_all() {
 			done
 		done
 	done
+	case " $parts " in
+	*" trip "*) run_trip ;;
+	esac
 	rm -f "$res/tap"
+}
+
+# run_trip: the whole trip, each working set, REPEAT rounds, on the trip's kernel;
+# its rows of $raw have "tripG" (G GiB) for the fill
+run_trip() {
+	if ! _tree=$(sh "$qdir/kernels.sh" "$trip_kernel" | head -n 1) || [ -z "$_tree" ]; then
+		echo "bench: cannot fetch the trip's kernel $trip_kernel (see the messages above)" >&2
+		exit 1
+	fi
+	per_round=1
+	for _g in $trip_gibs; do
+		anon=$((_g * 512))
+		mem=$((_g * 1536))
+		swap=${_g}G
+		tmo=${TORPOR_QEMU_TIMEOUT:-$((300 + _g * 300))}
+		say "the whole trip, $_g GiB working set ($anon MiB memory + $anon MiB file set), -smp $trip_smp, guest $mem MiB, swap disk $swap: $repeat rounds"
+		i=1
+		while [ "$i" -le "$repeat" ]; do
+			for _v in $trip_variants; do
+				case $_v in
+				torpor) run_one torpor 92-trip "${_tree##*/}" "trip$_g" "$trip_smp" "$i" ;;
+				kernel) run_one kernel 93-trip-kernel "${_tree##*/}" "trip$_g" "$trip_smp" "$i" ;;
+				ksize)
+					trip_opts=--image-size=kernel
+					run_one ksize 92-trip "${_tree##*/}" "trip$_g" "$trip_smp" "$i"
+					trip_opts=
+					;;
+				esac
+			done
+			i=$((i + 1))
+		done
+	done
+	anon=
 }
 
 start=$(date +%s)
@@ -277,8 +409,10 @@ if [ -n "${BENCH_REPORT:-}" ]; then
 	# the tables of an earlier run: its fills, vCPU counts and rounds
 	raw=$BENCH_REPORT
 	[ -f "$raw" ] || { echo "bench: no results file '$raw'" >&2; exit 2; }
-	mibs=${BENCH_MIB:-$(awk '!seen[$2]++ { print $2 }' "$raw")}
-	smps=${BENCH_SMP:-$(awk '!seen[$3]++ { print $3 }' "$raw")}
+	mibs=${BENCH_MIB:-$(awk '$2 !~ /^trip/ && !seen[$2]++ { print $2 }' "$raw")}
+	smps=${BENCH_SMP:-$(awk '$2 !~ /^trip/ && !seen[$3]++ { print $3 }' "$raw")}
+	trip_gibs=${BENCH_TRIP_GIB:-$(awk '$2 ~ /^trip/ && !seen[$2]++ { sub(/^trip/, "", $2); print $2 }' "$raw")}
+	trip_smp=${BENCH_TRIP_SMP:-$(awk '$2 ~ /^trip/ && !seen[$3]++ { print $3 }' "$raw" | head -n 1)}
 	repeat=$(awk '$4 > n { n = $4 } END { print n + 0 }' "$raw")
 	failed=$(awk '$6 == "failed"' "$raw" | wc -l)
 else
@@ -306,7 +440,7 @@ slots_table() {
 	done
 }
 
-kernels=$(awk '!seen[$1]++ { print $1 }' "$raw")
+kernels=$(awk '$2 !~ /^trip/ && !seen[$1]++ { print $1 }' "$raw")
 for k in $kernels; do
 	for mib in $mibs; do
 		for smp in $smps; do
@@ -314,10 +448,16 @@ for k in $kernels; do
 		done
 	done
 done
-slots_table
+[ -z "$kernels" ] || slots_table
+trip_kernels=$(awk '$2 ~ /^trip/ && !seen[$1]++ { print $1 }' "$raw")
+for k in $trip_kernels; do
+	for g in $trip_gibs; do
+		report_trip "$k" "$g" "$trip_smp"
+	done
+done
 echo
 [ -n "${BENCH_REPORT:-}" ] || took=", $(($(date +%s) - start)) s in all"
-say "medians of $repeat rounds x 2 hibernations and 2 restores each (image MiB: 1 a round)${took:-};" \
+say "medians of $repeat rounds x 2 hibernations and 2 restores each (image MiB: 1 a round; the trip: 1 and 1)${took:-};" \
 	"raw values in ${raw#"$top"/}"
 if [ "$failed" -gt 0 ]; then
 	say "$failed scenario runs failed and are not counted"

@@ -2,8 +2,9 @@
 /*
  * workload: the guest process whose memory must survive a hibernate/resume cycle.
  *
- * Usage: workload TOKEN MIB DIR
+ * Usage: workload TOKEN MIB DIR [FILESET]
  *        workload append LOG [WITNESS]
+ *        workload fill FILE MIB
  *
  * 1. Writes TOKEN to DIR/token.
  * 2. Fills MIB MiB of memory, page by page: the first half of each page is a
@@ -15,6 +16,13 @@
  *    recomputes the checksum; writes "ok <sum> <token>" or
  *    "bad <sum> <token> pages=<bad> first=<page>" to DIR/status.
  *
+ * 5. With FILESET (a block device or a file, the whole trip of make bench): before
+ *    "ready", reads it all into the page cache, keeps it open and mapped, and touches
+ *    every page of the mapping.  On SIGUSR2 touches the whole working set, reading
+ *    every word as a program that uses its data would, 16 MiB of memory and 16 MiB
+ *    of the file set in turn (neither is favoured), and writes "touched <ms> <memory MiB> <file set MiB>" to
+ *    DIR/touched; <ms> is CLOCK_MONOTONIC, with three decimals.
+ *
  * Files are written to DIR/.tmp and renamed, so a reader never sees half a line.
  *
  * "append" is the fast appender of the power-cut scenarios: it appends the lines
@@ -22,6 +30,8 @@
  * After each write() returns it records the line's number in the first 512-byte
  * block of the raw device WITNESS with O_DIRECT, so the count of appends the
  * program saw succeed reaches the disk image at once and survives a power cut.
+ * "fill" writes MIB MiB of pages of the same kind (half text, half noise, seeded
+ * from the page number) to FILE: the file set's disk, made on the host.
  * Built statically with gcc for the test initramfs.
  */
 #define _GNU_SOURCE
@@ -32,13 +42,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/fs.h>
 
 #define PAGE 4096
 #define HALF (PAGE / 2)
 
-static volatile sig_atomic_t check_requested;
+#define TOUCH_CHUNK (16 << 20)
+
+static volatile sig_atomic_t check_requested, touch_requested;
 static const char *dir;
 
 static uint64_t splitmix64(uint64_t x)
@@ -111,6 +127,109 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	check_requested = 1;
+}
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	touch_requested = 1;
+}
+
+/* the file set: read into the page cache, kept open and mapped */
+struct fileset {
+	const volatile unsigned char *map;
+	size_t len;
+	int fd;
+};
+
+static void fileset_open(struct fileset *fs, const char *path)
+{
+	static char buf[1 << 20];
+	struct stat st;
+	uint64_t len;
+	size_t off;
+	ssize_t r;
+
+	fs->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fs->fd < 0 || fstat(fs->fd, &st)) {
+		perror(path);
+		exit(1);
+	}
+	len = (uint64_t)st.st_size;
+	if (S_ISBLK(st.st_mode) && ioctl(fs->fd, BLKGETSIZE64, &len)) {
+		perror(path);
+		exit(1);
+	}
+	fs->len = (size_t)len;
+	while ((r = read(fs->fd, buf, sizeof(buf))) > 0)
+		;
+	fs->map = mmap(NULL, fs->len, PROT_READ, MAP_SHARED, fs->fd, 0);
+	if (r < 0 || !fs->len || fs->map == MAP_FAILED) {
+		perror(path);
+		exit(1);
+	}
+	for (off = 0; off < fs->len; off += PAGE)
+		(void)fs->map[off];
+}
+
+/* every word of [p, p + n) read, as a program that uses its data */
+static uint64_t touch_range(const volatile unsigned char *p, size_t n)
+{
+	const volatile uint64_t *w = (const volatile uint64_t *)p;
+	uint64_t x = 0;
+	size_t i;
+
+	for (i = 0; i < n / 8; i++)
+		x += w[i];
+	return x;
+}
+
+static void touch(const unsigned char *mem, size_t bytes, const struct fileset *fs)
+{
+	struct timespec a, b;
+	size_t off, end = bytes > fs->len ? bytes : fs->len;
+	uint64_t x = 0;
+	char line[128];
+	double ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (off = 0; off < end; off += TOUCH_CHUNK) {
+		if (off < bytes)
+			x += touch_range(mem + off, bytes - off < TOUCH_CHUNK ? bytes - off : TOUCH_CHUNK);
+		if (off < fs->len)
+			x += touch_range(fs->map + off,
+					 fs->len - off < TOUCH_CHUNK ? fs->len - off : TOUCH_CHUNK);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+	snprintf(line, sizeof(line), "touched %.3f %zu %zu %llu\n", ms, bytes >> 20, fs->len >> 20,
+		 (unsigned long long)(x & 1));
+	put_file("touched", line);
+}
+
+/* workload fill FILE MIB: the file set's pages, on the host */
+static int fill(const char *path, const char *mib)
+{
+	unsigned char page[PAGE];
+	size_t n, pages = strtoul(mib, NULL, 10) * (1024 * 1024 / PAGE);
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	for (n = 0; n < pages; n++) {
+		fill_page(page, 0x66696c6573657421ULL, n);
+		if (fwrite(page, PAGE, 1, f) != 1) {
+			perror(path);
+			return 1;
+		}
+	}
+	if (fclose(f)) {
+		perror(path);
+		return 1;
+	}
+	return 0;
 }
 
 static void check(const unsigned char *mem, size_t pages, uint64_t seed, const char *token)
@@ -195,6 +314,7 @@ static int append(const char *log, const char *witness)
 int main(int argc, char **argv)
 {
 	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	struct fileset fs = { NULL, 0, -1 };
 	struct sigaction sa;
 	unsigned long long counter = 0;
 	unsigned char *mem;
@@ -204,8 +324,10 @@ int main(int argc, char **argv)
 
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "append"))
 		return append(argv[2], argc == 4 ? argv[3] : NULL);
-	if (argc != 4) {
-		fprintf(stderr, "usage: workload TOKEN MIB DIR | workload append LOG [WITNESS]\n");
+	if (argc == 4 && !strcmp(argv[1], "fill"))
+		return fill(argv[2], argv[3]);
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: workload TOKEN MIB DIR [FILESET] | workload append LOG [WITNESS] | workload fill FILE MIB\n");
 		return 2;
 	}
 	snprintf(token, sizeof(token), "%s", argv[1]);
@@ -223,13 +345,21 @@ int main(int argc, char **argv)
 	}
 	for (n = 0; n < pages; n++)
 		fill_page(mem + n * PAGE, seed, n);
+	if (argc == 5)
+		fileset_open(&fs, argv[4]);
 	snprintf(line, sizeof(line), "ready %016llx\n", (unsigned long long)sum_pages(mem, pages));
 	put_file("ready", line);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_usr2;
+	sigaction(SIGUSR2, &sa, NULL);
 	for (;;) {
+		if (touch_requested && fs.map) {
+			touch_requested = 0;
+			touch(mem, pages * PAGE, &fs);
+		}
 		if (check_requested) {
 			check_requested = 0;
 			check(mem, pages, seed, token);

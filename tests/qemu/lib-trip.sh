@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# The whole trip (sourced by 92-trip and 93-trip-kernel, make bench's third part):
+# a workload of TORPOR_TEST_MIB MiB of memory and a file set of
+# TORPOR_TEST_FILESET_MIB MiB (default the same) on a disk of its own (/dev/vdc, the
+# last PCI slot, read only), read into the page cache and kept mapped.  Boot 1 touches
+# the working set, hibernates with TRIP_HIB (torpor or kernel); boot 2 resumes it, and
+# the restored system touches it again at once, then checks token, counter and data.
+# TORPOR_TRIP_OPTS: torpor-suspend's options (comma separated), e.g. --image-size=kernel.
+# The summary gets both touches, hibernated in and restored in, and torpor's lines.
+
+TRIP_MIB=${TORPOR_TEST_FILESET_MIB:-$TEST_MIB}
+
+trip_setup() {
+	swap_create || return 1
+	"$OUT/workload" fill "$T/files.img" "$TRIP_MIB"
+}
+
+# trip_touch N WHEN: boot N's touch WHEN, noted
+trip_touch() {
+	_tl=$(sed -n "s/^[^ ]* # \(touch $2: [0-9.]* ms\).*/\1/p" "$T/boot$1.console" | tail -n 1)
+	if [ -n "$_tl" ]; then
+		note "$_tl"
+	else
+		fail "boot $1: no touch $2 line"
+	fi
+}
+
+# shellcheck disable=SC2153 # TRIP_HIB: set by the scenario
+trip_run() {
+	# shellcheck disable=SC2034 # read by boot
+	BOOT_QEMU_OPTS="-drive file=$T/files.img,format=raw,if=none,id=files,readonly=on -device virtio-blk-pci,drive=files,addr=0x1f"
+	# shellcheck disable=SC2086 # empty or one word
+	boot 1 torpor_hib="$TRIP_HIB" torpor_test=trip torpor_fileset=/dev/vdc \
+		${TORPOR_TRIP_OPTS:+torpor_opts=$TORPOR_TRIP_OPTS}
+	note_boot 1
+	expect 1 normal-boot workload-started touched-before hibernating
+	expect_not 1 resumed hibernate-failed touch-failed poweroff
+	trip_touch 1 before
+	if [ "$TRIP_HIB" = kernel ]; then
+		expect_sig S1SUSPEND "after hibernating"
+	else
+		expect_sig S2SUSPEND "after hibernating"
+	fi
+
+	boot 2 torpor_hib="$TRIP_HIB" torpor_test=boot
+	note_boot 2
+	expect 2 resumed touched-after token-ok counter-ok data-ok poweroff
+	expect_not 2 touch-failed
+	trip_touch 2 after
+	expect_sig SWAPSPACE2 "after the resume"
+	if [ "$TRIP_HIB" = kernel ]; then
+		note_kernel
+	else
+		note_torpor
+		for _c in "$T"/boot*.console; do
+			sed -n 's/^[^ ]* \(torpor: warm-back: .*\)/\1/p' "$_c" |
+				while read -r _l; do note "$(basename "$_c" .console): $_l"; done
+		done
+	fi
+}
