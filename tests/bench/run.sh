@@ -61,6 +61,8 @@
 #   touch after s   the same touch, started as soon as the resumed system runs
 #   warm-up s       touch after - touch before: what the resume left to fault back
 #   trip s          hibernate s + restore s + warm-up s
+#   file set read s the reference: the file set read once, cold (1 MiB reads), when the
+#                   workload starts: what bringing it all back from the disk costs
 # and write s, load s, hibernate s, restore s, snapshot MiB, image MiB as above;
 # torpor's warm-back line (what it brought back, and in how long).  Done when, per
 # issue 26: torpor's warm-up at most 0.3 of the kernel's and its touch after at most
@@ -131,6 +133,8 @@ collect() {
 				if (h != "" && r != "")
 					printf "trip %.3f\n", h + r + (a - b) / 1000
 			}' "$2"
+		sed -n 's/^file set: [0-9]* MiB read in \([0-9.]*\) ms/fsread \1/p' "$2" |
+			awk '{ printf "fsread %.3f\n", $2 / 1000 }'
 		sed -n 's/.*torpor: warm-back: \([0-9]*\) MiB of files and \([0-9]*\) MiB of memory brought back in \([0-9.]*\) s.*/wb_file \1\nwb_mem \2\nwb_s \3/p' "$2"
 		# one sed a metric: an s///p that matched has replaced the line for the next -e
 		if [ "$1" != kernel ]; then
@@ -169,6 +173,14 @@ early_oops() {
 		/Oops: int3/ && !init { found = 1 } END { exit !found }'
 }
 
+# fill_name FILL: "256 MiB", or for the trip's "tripG" "G GiB trip"
+fill_name() {
+	case $1 in
+	trip*) echo "${1#trip} GiB trip" ;;
+	*) echo "$1 MiB" ;;
+	esac
+}
+
 # run_one TOOL SCENARIO PACKAGE MIB SMP ROUND: one scenario on one kernel; its
 # numbers go to $raw, or a "failed" line and its log to $res
 run_one() {
@@ -186,7 +198,7 @@ run_one() {
 	if [ -n "$_k" ] && [ -f "$out/$_k-$2/summary" ]; then
 		cp "$out/$_k-$2/summary" "$res/$_k-${4}M-smp$5-r$6-$2.summary"
 		collect "$1" "$out/$_k-$2/summary" "$_k $4 $5 $6 $1" "$out/$_k-$2.log"
-		say "$4 MiB, -smp $5, round $6: $_k: $1 ($2) ok, $_took s"
+		say "$(fill_name "$4"), -smp $5, round $6: $_k: $1 ($2) ok, $_took s"
 		# each round writes twice and loads twice (the trip: once): say when a line
 		# was not found
 		for _m in write load hib res; do
@@ -208,7 +220,7 @@ run_one() {
 		# kept under its own name: the run again writes the round's log
 		mv "$_log" "${_log%.log}-oops$_retry.log"
 		_log=${_log%.log}-oops$_retry.log
-		say "$4 MiB, -smp $5, round $6: $_k: $1 ($2): the guest kernel oopsed on an int3 while booting, before /init (see ${_log#"$top"/}): running it again"
+		say "$(fill_name "$4"), -smp $5, round $6: $_k: $1 ($2): the guest kernel oopsed on an int3 while booting, before /init (see ${_log#"$top"/}): running it again"
 		run_one "$@"
 		_r=$?
 		_retry=0
@@ -216,7 +228,7 @@ run_one() {
 	fi
 	echo "$_k $4 $5 $6 $1 failed 1" >>"$raw"
 	failed=$((failed + 1))
-	say "$4 MiB, -smp $5, round $6: $_k: $1 ($2) FAILED, $_took s, see ${_log#"$top"/}"
+	say "$(fill_name "$4"), -smp $5, round $6: $_k: $1 ($2) FAILED, $_took s, see ${_log#"$top"/}"
 }
 
 # vals KERNEL MIB SMP TOOL METRIC [ROUND]: the values of one metric, one a line
@@ -298,7 +310,7 @@ report_trip() {
 	echo "## $1, the whole trip, $2 GiB working set, -smp $3: rounds counted: torpor $_ok_t," \
 		"kernel $_ok_k, ksize $_ok_q; failed rounds: torpor $_bad_t, kernel $_bad_k, ksize $_bad_q"
 	printf '%-18s %10s %10s %7s %10s\n' metric torpor kernel ratio ksize
-	for _m in tb ta warm hib res trip write load snap disk wb_file wb_mem wb_s; do
+	for _m in tb ta warm hib res trip write load snap disk fsread wb_file wb_mem wb_s; do
 		_t=$(vals "$1" "$_f" "$3" torpor "$_m" | median)
 		_r=$(vals "$1" "$_f" "$3" kernel "$_m" | median)
 		_q=$(vals "$1" "$_f" "$3" ksize "$_m" | median)
@@ -313,6 +325,7 @@ report_trip() {
 		load) _name="load s" ;;
 		snap) _name="snapshot MiB" ;;
 		disk) _name="image MiB" ;;
+		fsread) _name="file set read s" ;;
 		wb_file) _name="warm-back file MiB" ;;
 		wb_mem) _name="warm-back mem MiB" ;;
 		wb_s) _name="warm-back s" ;;
