@@ -61,6 +61,7 @@
 #   touch after s   the same touch, started as soon as the resumed system runs
 #   warm-up s       touch after - touch before: what the resume left to fault back
 #   trip s          hibernate s + restore s + warm-up s
+#   write/load s per GiB  each phase per GiB of snapshot (torpor's auto keeps more)
 #   file set read s the reference: the file set read once, cold (1 MiB reads), when the
 #                   workload starts: what bringing it all back from the disk costs
 # and write s, load s, hibernate s, restore s, snapshot MiB, image MiB as above;
@@ -196,7 +197,7 @@ run_one() {
 	_took=$(($(date +%s) - _t0))
 	_k=$(sed -n "s/^ok [0-9]* - \([^:]*\): $2: .*/\1/p" "$_tap")
 	if [ -n "$_k" ] && [ -f "$out/$_k-$2/summary" ]; then
-		cp "$out/$_k-$2/summary" "$res/$_k-${4}M-smp$5-r$6-$2.summary"
+		cp "$out/$_k-$2/summary" "$res/$_k-$(fill_name "$4" | tr -d ' ')-smp$5-r$6-$1.summary"
 		collect "$1" "$out/$_k-$2/summary" "$_k $4 $5 $6 $1" "$out/$_k-$2.log"
 		say "$(fill_name "$4"), -smp $5, round $6: $_k: $1 ($2) ok, $_took s"
 		# each round writes twice and loads twice (the trip: once): say when a line
@@ -210,7 +211,7 @@ run_one() {
 	fi
 	_k=$(sed -n 's/^not ok [0-9]* - \([^:]*\): .*/\1/p' "$_tap" | head -n 1)
 	[ -n "$_k" ] || _k=$3
-	_log=$res/$_k-${4}M-smp$5-r$6-$2.log
+	_log=$res/$_k-$(fill_name "$4" | tr -d ' ')-smp$5-r$6-$1.log
 	cp "$out/$_k-$2.log" "$_log" 2>/dev/null || cp "$_tap" "$_log"
 	# multi-threaded TCG (QEMU 7.2) now and then makes the guest kernel oops on the
 	# int3 of its own code patching while it boots, before /init: no code of ours
@@ -296,6 +297,15 @@ report() {
 	done
 }
 
+# per_gib KERNEL FILL SMP TOOL METRIC: the median of METRIC per GiB of snapshot, each
+# round's own
+per_gib() {
+	awk -v k="$1" -v m="$2" -v s="$3" -v t="$4" -v x="$5" \
+		'$1 == k && $2 == m && $3 == s && $5 == t && ($6 == x || $6 == "snap") { v[$4, $6] = $7; r[$4] = 1 }
+		END { for (i in r) if (v[i, "snap"] > 0 && (i, x) in v) printf "%.3f\n", v[i, x] * 1024 / v[i, "snap"] }' \
+		"$raw" | median
+}
+
 # report_trip KERNEL G SMP: the whole trip's table of one working set
 report_trip() {
 	_f=trip$2
@@ -310,7 +320,7 @@ report_trip() {
 	echo "## $1, the whole trip, $2 GiB working set, -smp $3: rounds counted: torpor $_ok_t," \
 		"kernel $_ok_k, ksize $_ok_q; failed rounds: torpor $_bad_t, kernel $_bad_k, ksize $_bad_q"
 	printf '%-18s %10s %10s %7s %10s\n' metric torpor kernel ratio ksize
-	for _m in tb ta warm hib res trip write load snap disk fsread wb_file wb_mem wb_s; do
+	for _m in tb ta warm hib res trip write load wpg lpg snap disk fsread wb_file wb_mem wb_s; do
 		_t=$(vals "$1" "$_f" "$3" torpor "$_m" | median)
 		_r=$(vals "$1" "$_f" "$3" kernel "$_m" | median)
 		_q=$(vals "$1" "$_f" "$3" ksize "$_m" | median)
@@ -323,12 +333,24 @@ report_trip() {
 		trip) _name="trip s" ;;
 		write) _name="write s" ;;
 		load) _name="load s" ;;
+		wpg) _name="write s per GiB" ;;
+		lpg) _name="load s per GiB" ;;
 		snap) _name="snapshot MiB" ;;
 		disk) _name="image MiB" ;;
 		fsread) _name="file set read s" ;;
 		wb_file) _name="warm-back file MiB" ;;
 		wb_mem) _name="warm-back mem MiB" ;;
 		wb_s) _name="warm-back s" ;;
+		esac
+		case $_m in
+		wpg | lpg)
+			# the phase's time per GiB of snapshot: the images differ in size
+			_x="write"
+			[ "$_m" = wpg ] || _x="load"
+			_t=$(per_gib "$1" "$_f" "$3" torpor "$_x")
+			_r=$(per_gib "$1" "$_f" "$3" kernel "$_x")
+			_q=$(per_gib "$1" "$_f" "$3" ksize "$_x")
+			;;
 		esac
 		[ "$_t$_r$_q" != --- ] || continue
 		_ratio=$(awk -v a="$_t" -v b="$_r" \
