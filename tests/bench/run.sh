@@ -239,6 +239,36 @@ vals() {
 		"$raw"
 }
 
+# profile KERNEL FILL SMP: where torpor's time went, when its rounds said (torpor.debug)
+profile() {
+	[ -n "$(vals "$1" "$2" "$3" torpor w_read)" ] || return 0
+	echo "where torpor's time went (ms, medians; compressing and writing summed over threads):"
+	for _m in w_read w_slots w_waitpack w_stage w_waitwr w_pack w_write w_commit w_sync w_cpu w_cpuw l_workers l_wait l_feed l_read l_hash l_dec l_cpu l_cpuw; do
+		case $_m in
+		w_read) _name="write: reading the snapshot" ;;
+		w_slots) _name="write: slot allocation" ;;
+		w_waitpack) _name="write: waiting for compression" ;;
+		w_stage) _name="write: staging" ;;
+		w_waitwr) _name="write: waiting for writes" ;;
+		w_pack) _name="write: compressing" ;;
+		w_write) _name="write: writing" ;;
+		l_workers) _name="load: worker processes" ;;
+		l_wait) _name="load: waiting for the workers" ;;
+		l_feed) _name="load: feeding the kernel" ;;
+		l_read) _name="load: reading (workers, summed)" ;;
+		l_hash) _name="load: checking hashes (the same)" ;;
+		l_dec) _name="load: decoding (the same)" ;;
+		w_commit) _name="write: the commit" ;;
+		w_sync) _name="write: fdatasync in the commit" ;;
+		w_cpu) _name="write: CPU time, all threads" ;;
+		w_cpuw) _name="write: CPU time, writer's thread" ;;
+		l_cpu) _name="load: CPU time, main process" ;;
+		l_cpuw) _name="load: CPU time, workers" ;;
+		esac
+		printf '  %-34s %8s\n' "$_name" "$(vals "$1" "$2" "$3" torpor "$_m" | median)"
+	done
+}
+
 # report KERNEL MIB SMP: the table of one kernel, fill and vCPU count
 report() {
 	_ok_t=$(vals "$1" "$2" "$3" torpor hib | wc -l)
@@ -269,32 +299,7 @@ report() {
 			'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
 		printf '%-18s %10s %10s %7s\n' "$_name" "$_t" "$_r" "$_ratio"
 	done
-	[ -n "$(vals "$1" "$2" "$3" torpor w_read)" ] || return 0
-	echo "where torpor's time went (ms, medians; compressing and writing summed over threads):"
-	for _m in w_read w_slots w_waitpack w_stage w_waitwr w_pack w_write w_commit w_sync w_cpu w_cpuw l_workers l_wait l_feed l_read l_hash l_dec l_cpu l_cpuw; do
-		case $_m in
-		w_read) _name="write: reading the snapshot" ;;
-		w_slots) _name="write: slot allocation" ;;
-		w_waitpack) _name="write: waiting for compression" ;;
-		w_stage) _name="write: staging" ;;
-		w_waitwr) _name="write: waiting for writes" ;;
-		w_pack) _name="write: compressing" ;;
-		w_write) _name="write: writing" ;;
-		l_workers) _name="load: worker processes" ;;
-		l_wait) _name="load: waiting for the workers" ;;
-		l_feed) _name="load: feeding the kernel" ;;
-		l_read) _name="load: reading (workers, summed)" ;;
-		l_hash) _name="load: checking hashes (the same)" ;;
-		l_dec) _name="load: decoding (the same)" ;;
-		w_commit) _name="write: the commit" ;;
-		w_sync) _name="write: fdatasync in the commit" ;;
-		w_cpu) _name="write: CPU time, all threads" ;;
-		w_cpuw) _name="write: CPU time, writer's thread" ;;
-		l_cpu) _name="load: CPU time, main process" ;;
-		l_cpuw) _name="load: CPU time, workers" ;;
-		esac
-		printf '  %-34s %8s\n' "$_name" "$(vals "$1" "$2" "$3" torpor "$_m" | median)"
-	done
+	profile "$1" "$2" "$3"
 }
 
 # per_gib KERNEL FILL SMP TOOL METRIC: the median of METRIC per GiB of snapshot, each
@@ -357,6 +362,7 @@ report_trip() {
 			'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
 		printf '%-18s %10s %10s %7s %10s\n' "$_name" "$_t" "$_r" "$_ratio" "$_q"
 	done
+	profile "$1" "$_f" "$3"
 	for _tool in torpor kernel ksize; do
 		_tb=$(vals "$1" "$_f" "$3" "$_tool" tb | median)
 		_ta=$(vals "$1" "$_f" "$3" "$_tool" ta | median)
