@@ -62,6 +62,10 @@
 #   warm-up s       touch after - touch before: what the resume left to fault back
 #   trip s          hibernate s + restore s + warm-up s
 #   write/load s per GiB  each phase per GiB of snapshot (torpor's auto keeps more)
+#   not resident MiB  the working set that was not in memory when the touch after
+#                   began (mincore: swapped out or dropped, and not yet brought back)
+#   reading it back s  not resident MiB at the speed of the file set's cold read: what
+#                   the warm-up would cost if it were all read back at that speed
 #   file set read s the reference: the file set read once, cold (1 MiB reads), when the
 #                   workload starts: what bringing it all back from the disk costs
 # and write s, load s, hibernate s, restore s, snapshot MiB, image MiB as above;
@@ -134,6 +138,9 @@ collect() {
 				if (h != "" && r != "")
 					printf "trip %.3f\n", h + r + (a - b) / 1000
 			}' "$2"
+		# what the resume left out: the working set not resident when the touch began
+		sed -n 's/^touch after: [0-9.]* ms, resident \([0-9]*\) of \([0-9]*\) + \([0-9]*\) of \([0-9]*\) MiB/\1 \2 \3 \4/p' "$2" |
+			awk '{ printf "evicted %d\n", $2 - $1 + $4 - $3 }'
 		sed -n 's/^file set: [0-9]* MiB read in \([0-9.]*\) ms/fsread \1/p' "$2" |
 			awk '{ printf "fsread %.3f\n", $2 / 1000 }'
 		sed -n 's/.*torpor: warm-back: \([0-9]*\) MiB of files and \([0-9]*\) MiB of memory brought back in \([0-9.]*\) s.*/wb_file \1\nwb_mem \2\nwb_s \3/p' "$2"
@@ -311,6 +318,15 @@ per_gib() {
 		"$raw" | median
 }
 
+# floor_of KERNEL FILL SMP TOOL: the median over rounds of the seconds it takes to read
+# back what was not resident at the touch, at the speed of the file set's cold read
+floor_of() {
+	awk -v k="$1" -v m="$2" -v s="$3" -v t="$4" -v g="${2#trip}" \
+		'$1 == k && $2 == m && $3 == s && $5 == t && ($6 == "evicted" || $6 == "fsread") { v[$4, $6] = $7; r[$4] = 1 }
+		END { for (i in r) if (v[i, "fsread"] > 0 && (i, "evicted") in v)
+			printf "%.3f\n", v[i, "evicted"] * v[i, "fsread"] / (g * 512) }' "$raw" | median
+}
+
 # report_trip KERNEL G SMP: the whole trip's table of one working set
 report_trip() {
 	_f=trip$2
@@ -325,7 +341,7 @@ report_trip() {
 	echo "## $1, the whole trip, $2 GiB working set, -smp $3: rounds counted: torpor $_ok_t," \
 		"kernel $_ok_k, ksize $_ok_q; failed rounds: torpor $_bad_t, kernel $_bad_k, ksize $_bad_q"
 	printf '%-18s %10s %10s %7s %10s\n' metric torpor kernel ratio ksize
-	for _m in tb ta warm hib res trip write load wpg lpg snap disk fsread wb_file wb_mem wb_s; do
+	for _m in tb ta warm hib res trip write load wpg lpg snap disk evicted fsread floor wb_file wb_mem wb_s; do
 		_t=$(vals "$1" "$_f" "$3" torpor "$_m" | median)
 		_r=$(vals "$1" "$_f" "$3" kernel "$_m" | median)
 		_q=$(vals "$1" "$_f" "$3" ksize "$_m" | median)
@@ -343,11 +359,19 @@ report_trip() {
 		snap) _name="snapshot MiB" ;;
 		disk) _name="image MiB" ;;
 		fsread) _name="file set read s" ;;
+		evicted) _name="not resident MiB" ;;
+		floor) _name="reading it back s" ;;
 		wb_file) _name="warm-back file MiB" ;;
 		wb_mem) _name="warm-back mem MiB" ;;
 		wb_s) _name="warm-back s" ;;
 		esac
 		case $_m in
+		floor)
+			# what reading back the evicted MiB costs at the file set's cold read
+			_t=$(floor_of "$1" "$_f" "$3" torpor)
+			_r=$(floor_of "$1" "$_f" "$3" kernel)
+			_q=$(floor_of "$1" "$_f" "$3" ksize)
+			;;
 		wpg | lpg)
 			# the phase's time per GiB of snapshot: the images differ in size
 			_x="write"

@@ -18,7 +18,8 @@ trip_setup() {
 
 # trip_touch N WHEN: boot N's touch WHEN, noted
 trip_touch() {
-	_tl=$(sed -n "s/^[^ ]* # \(touch $2: [0-9.]* ms\).*/\1/p" "$T/boot$1.console" | tail -n 1)
+	_tl=$(sed -n "s/^[^ ]* # \(touch $2: [0-9.]* ms\) (\([0-9]*\) MiB of memory, \([0-9]*\) MiB of the file set; resident at the start: \([0-9]*\) and \([0-9]*\) MiB).*/\1, resident \4 of \2 + \5 of \3 MiB/p" \
+		"$T/boot$1.console" | tail -n 1)
 	if [ -n "$_tl" ]; then
 		note "$_tl"
 	else

@@ -20,8 +20,10 @@
  *    "ready", reads it all into the page cache, keeps it open and mapped, and touches
  *    every page of the mapping.  On SIGUSR2 touches the whole working set, reading
  *    every word as a program that uses its data would, 16 MiB of memory and 16 MiB
- *    of the file set in turn (neither is favoured), and writes "touched <ms> <memory MiB> <file set MiB>" to
- *    DIR/touched; <ms> is CLOCK_MONOTONIC, with three decimals.
+ *    of the file set in turn (neither is favoured), and writes "touched <ms> <memory
+ *    MiB> <file set MiB> <0|1> <memory MiB resident> <file set MiB resident>" to
+ *    DIR/touched; <ms> is CLOCK_MONOTONIC, with three decimals; what was resident is
+ *    mincore()'s answer just before the touch.
  *
  * Files are written to DIR/.tmp and renamed, so a reader never sees half a line.
  *
@@ -190,8 +192,22 @@ static uint64_t touch_range(const volatile unsigned char *p, size_t n)
 	return x;
 }
 
+/* the MiB of [p, p + n) in memory now (mincore) */
+static size_t resident_mib(const void *p, size_t n)
+{
+	static unsigned char vec[(8ul << 30) / PAGE];
+	size_t i, in = 0, pages = (n + PAGE - 1) / PAGE;
+
+	if (pages > sizeof(vec) || mincore((void *)p, n, vec))
+		return 0;
+	for (i = 0; i < pages; i++)
+		in += vec[i] & 1;
+	return in / (1024 * 1024 / PAGE);
+}
+
 static void touch(const unsigned char *mem, size_t bytes, const struct fileset *fs)
 {
+	size_t res_mem = resident_mib(mem, bytes), res_fs = resident_mib((const void *)fs->map, fs->len);
 	struct timespec a, b;
 	size_t off, end = bytes > fs->len ? bytes : fs->len;
 	uint64_t x = 0;
@@ -208,8 +224,8 @@ static void touch(const unsigned char *mem, size_t bytes, const struct fileset *
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
-	snprintf(line, sizeof(line), "touched %.3f %zu %zu %llu\n", ms, bytes >> 20, fs->len >> 20,
-		 (unsigned long long)(x & 1));
+	snprintf(line, sizeof(line), "touched %.3f %zu %zu %llu %zu %zu\n", ms, bytes >> 20,
+		 fs->len >> 20, (unsigned long long)(x & 1), res_mem, res_fs);
 	put_file("touched", line);
 }
 
