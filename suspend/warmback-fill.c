@@ -307,15 +307,12 @@ static void fill_file(struct fill *f, const struct wb_rec *r)
 	uint32_t i;
 	int fd;
 
-	fd = open(wb_rec_path(r), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOATIME);
-	if (fd < 0 && errno == EPERM)
-		fd = open(wb_rec_path(r), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = wb_open_data(wb_rec_path(r), &st);
 	if (fd < 0) {
 		f->s->files_changed++;
 		return;
 	}
-	if (fstat(fd, &st) < 0 ||
-	    (r->dev ? !S_ISREG(st.st_mode) || (uint64_t)st.st_dev != r->dev ||
+	if ((r->dev ? !S_ISREG(st.st_mode) || (uint64_t)st.st_dev != r->dev ||
 		      (uint64_t)st.st_ino != r->id :
 		      !S_ISBLK(st.st_mode) || (uint64_t)st.st_rdev != r->id)) {
 		f->s->files_changed++;

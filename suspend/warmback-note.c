@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "monoclock.h"
+#include "mountinfo.h"
 #include "warmback.h"
 
 #define WIN_PAGES 16384u		/* mincore() window: 64 MiB of 4 KiB pages */
@@ -42,6 +43,13 @@ struct seen {
 	uint64_t id;
 };
 
+#define HANG_MAX 64
+/* A mount of a filesystem that may hang: its files are left alone */
+struct hang {
+	unsigned major, minor;
+	char point[256];
+};
+
 struct ctx {
 	struct wb_notes *n;
 	const struct wb_note_opts *o;
@@ -52,6 +60,8 @@ struct ctx {
 	uint64_t *pm;
 	struct seen *seen;		/* NULL: no dedupe (one file noted alone) */
 	unsigned nseen;
+	struct hang *hang;		/* the mounts to leave alone */
+	size_t nhang;
 	int done;			/* a bound was reached: stop */
 };
 
@@ -143,16 +153,43 @@ static size_t resident_runs(struct ctx *c, int fd, uint64_t pages)
 	return n;
 }
 
+/* @path lies under a mount whose filesystem may hang (wb_fs_may_hang()) */
+static int under_hanging(const struct ctx *c, const char *path)
+{
+	size_t i, l;
+
+	for (i = 0; i < c->nhang; i++) {
+		l = strlen(c->hang[i].point);
+		if (!strncmp(path, c->hang[i].point, l) &&
+		    (path[l] == '/' || !path[l] || (l == 1 && c->hang[i].point[0] == '/')))
+			return 1;
+	}
+	return 0;
+}
+
+static int dev_hangs(const struct ctx *c, unsigned major, unsigned minor)
+{
+	size_t i;
+
+	for (i = 0; i < c->nhang; i++)
+		if (c->hang[i].major == major && c->hang[i].minor == minor)
+			return 1;
+	return 0;
+}
+
 /* The file at @path, once: its resident runs as a record.  0, or -errno for a bound */
 static int note_file(struct ctx *c, const char *path)
 {
 	struct wb_rec rec = { .kind = WB_REC_FILE };
 	uint64_t size = 0;
-	struct stat st, fst;
+	struct stat st;
 	size_t n;
 	int fd, r;
 
-	if (stat(path, &st) < 0 || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)))
+	if (under_hanging(c, path))
+		return 0;
+	fd = wb_open_data(path, &st);
+	if (fd < 0)
 		return 0;
 	rec.dev = S_ISREG(st.st_mode) ? (uint64_t)st.st_dev : 0;
 	rec.id = S_ISREG(st.st_mode) ? (uint64_t)st.st_ino : (uint64_t)st.st_rdev;
@@ -160,21 +197,11 @@ static int note_file(struct ctx *c, const char *path)
 	if (r == -ENOSPC)
 		cut(c, WB_CUT_FILES);
 	if (r)
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOATIME);
-	if (fd < 0 && errno == EPERM)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	/* the same file as stat() saw: the path may have changed in between */
-	if (fstat(fd, &fst) < 0 || (fst.st_mode & S_IFMT) != (st.st_mode & S_IFMT) ||
-	    (S_ISREG(fst.st_mode) ? fst.st_dev != st.st_dev || fst.st_ino != st.st_ino :
-				    fst.st_rdev != st.st_rdev))
 		goto out;
-	if (S_ISREG(fst.st_mode)) {
+	if (S_ISREG(st.st_mode)) {
 		if (volatile_fs(fd))
 			goto out;
-		size = (uint64_t)fst.st_size;
+		size = (uint64_t)st.st_size;
 	} else if (ioctl(fd, BLKGETSIZE64, &size) < 0) {
 		goto out;
 	}
@@ -281,7 +308,8 @@ static int note_pid(struct ctx *c, pid_t pid, int files)
 	while (!late(c) && getline(&line, &cap, f) > 0) {
 		if (wb_maps_parse(line, &m) < 0)
 			continue;
-		if (files && wb_maps_is_file(&m) && strcmp(m.path, last)) {
+		if (files && wb_maps_is_file(&m) && strcmp(m.path, last) &&
+		    !dev_hangs(c, m.major, m.minor)) {
 			snprintf(last, sizeof(last), "%s", m.path);
 			(void)note_file(c, m.path);
 		} else if (pm_fd >= 0 && wb_maps_is_anon(&m) && m.end - m.start <= ANON_VMA_MAX) {
@@ -302,8 +330,50 @@ static int note_pid(struct ctx *c, pid_t pid, int files)
 	return 0;
 }
 
+/* Every file left alone: the walk notes memory only */
+static void hang_all(struct ctx *c)
+{
+	c->hang[0].major = c->hang[0].minor = UINT32_MAX;
+	snprintf(c->hang[0].point, sizeof(c->hang[0].point), "/");
+	c->nhang = 1;
+}
+
+/*
+ * The mounts of filesystems that may hang, from our mountinfo; when it cannot
+ * be read whole, or a mount point is too long to keep, every file is left alone.
+ */
+static void find_hanging(struct ctx *c)
+{
+	struct mountinfo_reader rd;
+	struct mountinfo_entry e;
+	int r;
+
+	if (mountinfo_open(&rd, MOUNTINFO_PATH) < 0) {
+		hang_all(c);
+		return;
+	}
+	while ((r = mountinfo_next(&rd, &e)) != 0) {
+		if (r < 0 && r != -EINVAL && r != -E2BIG) {
+			hang_all(c);
+			break;
+		}
+		if (r < 0 || !wb_fs_may_hang(e.fstype))
+			continue;
+		if (c->nhang >= HANG_MAX || strlen(e.mount_point) >= sizeof(c->hang[0].point)) {
+			hang_all(c);
+			break;
+		}
+		c->hang[c->nhang].major = e.major;
+		c->hang[c->nhang].minor = e.minor;
+		snprintf(c->hang[c->nhang].point, sizeof(c->hang[0].point), "%s", e.mount_point);
+		c->nhang++;
+	}
+	mountinfo_close(&rd);
+}
+
 static void ctx_free(struct ctx *c)
 {
+	free(c->hang);
 	free(c->fruns);
 	free(c->aruns);
 	free(c->vec);
@@ -323,14 +393,16 @@ static int ctx_init(struct ctx *c, struct wb_notes *n, const struct wb_note_opts
 	c->aruns = malloc(RUNS_MAX * sizeof(*c->aruns));
 	c->vec = malloc(WIN_PAGES);
 	c->pm = malloc(PM_PAGES * sizeof(*c->pm));
+	c->hang = calloc(HANG_MAX, sizeof(*c->hang));
 	if (dedupe)
 		c->seen = malloc(SEEN_SLOTS * sizeof(*c->seen));
-	if (!c->fruns || !c->aruns || !c->vec || !c->pm || (dedupe && !c->seen)) {
+	if (!c->hang || !c->fruns || !c->aruns || !c->vec || !c->pm || (dedupe && !c->seen)) {
 		ctx_free(c);
 		return -ENOMEM;
 	}
 	for (i = 0; dedupe && i < SEEN_SLOTS; i++)
 		c->seen[i].dev = UINT64_MAX;
+	find_hanging(c);
 	return 0;
 }
 

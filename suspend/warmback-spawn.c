@@ -71,7 +71,7 @@ int warmback_take(struct wb_notes *n)
 			  h->files, (unsigned long long)(h->file_pages * h->page_size >> 20),
 			  h->procs, (unsigned long long)(h->anon_pages * h->page_size >> 20),
 			  (unsigned long long)(h->note_ns / 1000000),
-			  (unsigned long long)(h->used >> 10), ru.ru_maxrss >> 10,
+			  (unsigned long long)((h->used + 1023) >> 10), ru.ru_maxrss >> 10,
 			  h->truncated & WB_CUT_TIME ? ", cut short: time" : "",
 			  h->truncated & WB_CUT_SIZE ? ", cut short: size" : "",
 			  h->truncated & WB_CUT_FILES ? ", cut short: files" : "");

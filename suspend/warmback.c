@@ -8,6 +8,8 @@
  * exec: every record is checked against the notes' bounds before it is used.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -127,7 +129,7 @@ static int hex(char **s, char end, uint64_t *ret)
 int wb_maps_parse(char *line, struct wb_maps_line *ret)
 {
 	struct wb_maps_line m;
-	uint64_t skip;
+	uint64_t skip, maj, min;
 	char *p = line, *e;
 
 	memset(&m, 0, sizeof(m));
@@ -140,8 +142,11 @@ int wb_maps_parse(char *line, struct wb_maps_line *ret)
 		return -EINVAL;
 	memcpy(m.perms, p, 4);
 	p += 5;
-	if (hex(&p, ' ', &skip) < 0 || hex(&p, ':', &skip) < 0 || hex(&p, ' ', &skip) < 0)
+	if (hex(&p, ' ', &skip) < 0 || hex(&p, ':', &maj) < 0 || hex(&p, ' ', &min) < 0 ||
+	    maj > 0xfff || min > 0xfffff)
 		return -EINVAL;
+	m.major = (unsigned)maj;
+	m.minor = (unsigned)min;
 	if (*p < '0' || *p > '9')
 		return -EINVAL;
 	for (; *p >= '0' && *p <= '9'; p++) {
@@ -225,6 +230,55 @@ int wb_stat_parse(const char *text, size_t len, uint64_t *ret_start, unsigned lo
 	*ret_start = v;
 	*ret_flags = (unsigned long)flags;
 	return 0;
+}
+
+/*
+ * wb_fs_may_hang() - a filesystem type whose stat(), open() or mincore() may
+ * wait on a server or a user-space daemon (network filesystems, FUSE): the
+ * note leaves its files alone.
+ */
+int wb_fs_may_hang(const char *fstype)
+{
+	static const char *const types[] = {
+		"fuse", "fuseblk", "nfs", "nfs4", "cifs", "smb3", "smbfs", "ceph", "9p", "afs",
+		"virtiofs", "glusterfs", "lustre", "gfs2", "ocfs2", "ncpfs", "coda", "orangefs",
+	};
+	size_t i;
+
+	if (!strncmp(fstype, "fuse.", 5))
+		return 1;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(fstype, types[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * wb_open_data() - a regular file or a block device at @path, read-only; its
+ * stat in @ret_st.  Looked at by O_PATH first, and opened through that very
+ * inode, so nothing else found at the path (a FIFO, a tape) is ever opened.
+ * fd, or -errno (-ENODATA: neither kind).
+ */
+int wb_open_data(const char *path, struct stat *ret_st)
+{
+	char self[64];
+	int pfd, fd;
+
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, ret_st) < 0 || (!S_ISREG(ret_st->st_mode) && !S_ISBLK(ret_st->st_mode))) {
+		close(pfd);
+		return -ENODATA;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOATIME);
+	if (fd < 0 && errno == EPERM)
+		fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		fd = -errno;
+	close(pfd);
+	return fd;
 }
 
 /* Empty notes of at most @cap bytes in a memfd, mapped for writing; 0 or -errno */

@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define WB_NOTE_MS 1000			/* the note phase's time bound */
@@ -94,6 +95,7 @@ int wb_runs_from_pagemap(const uint64_t *pm, size_t pages, uint64_t base, int bi
 struct wb_maps_line {
 	uint64_t start, end;		/* the range's addresses */
 	char perms[5];
+	unsigned major, minor;		/* the device */
 	uint64_t inode;
 	const char *path;		/* into the line: "" for none */
 };
@@ -101,6 +103,8 @@ int wb_maps_parse(char *line, struct wb_maps_line *ret);
 int wb_maps_is_anon(const struct wb_maps_line *m);
 int wb_maps_is_file(const struct wb_maps_line *m);
 int wb_stat_parse(const char *text, size_t len, uint64_t *ret_start, unsigned long *ret_flags);
+int wb_fs_may_hang(const char *fstype);
+int wb_open_data(const char *path, struct stat *ret_st);
 int wb_notes_create(struct wb_notes *n, size_t cap, uint32_t page_size);
 int wb_notes_add(struct wb_notes *n, const struct wb_rec *rec, const struct wb_run *runs,
 		 const char *path);

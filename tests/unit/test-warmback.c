@@ -95,6 +95,7 @@ static void test_maps(void)
 		  "libc.so.6\n", &m) == 0 && m.start == 0x7f3a1c000000ull &&
 	     m.end == 0x7f3a1c021000ull && !strcmp(m.perms, "r-xp") && m.inode == 1311 &&
 	     !strcmp(m.path, "/usr/lib/x86_64-linux-gnu/libc.so.6") && wb_maps_is_file(&m) &&
+	     m.major == 0xfe && m.minor == 1 &&
 	     !wb_maps_is_anon(&m);
 	tap_ok(ok, "warmback: maps: a library's line, a file");
 	ok = maps("55d0c8a5e000-55d0c8a7f000 rw-p 00000000 00:00 0                          [heap]",
@@ -235,6 +236,37 @@ static void test_notes(void)
 	tap_ok(ok, "warmback: notes: runs past the record, a wrong length, an unended path, an "
 	       "unknown kind, a size past the memfd, a wrong magic: refused");
 	wb_notes_free(&n);
+}
+
+/* What the note leaves alone, and what it opens */
+static void test_open(const char *dir)
+{
+	char path[4200];
+	struct stat st;
+	int fd, ok;
+
+	ok = wb_fs_may_hang("nfs4") && wb_fs_may_hang("fuse.sshfs") && wb_fs_may_hang("cifs") &&
+	     wb_fs_may_hang("virtiofs") && !wb_fs_may_hang("ext4") && !wb_fs_may_hang("btrfs") &&
+	     !wb_fs_may_hang("fusefoo") && !wb_fs_may_hang("overlay");
+	tap_ok(ok, "warmback: network filesystems and FUSE are left alone, local ones are not");
+	snprintf(path, sizeof(path), "%s/test-warmback.fifo", dir);
+	unlink(path);
+	if (mkfifo(path, 0600) < 0) {
+		tap_ok(0, "warmback: mkfifo %s: %s", path, strerror(errno));
+		return;
+	}
+	/* a FIFO opened for reading with no writer would block without O_NONBLOCK */
+	fd = wb_open_data(path, &st);
+	ok = fd == -ENODATA && wb_open_data(dir, &st) == -ENODATA &&
+	     wb_open_data("/nonexistent/x", &st) == -ENOENT;
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	fd = wb_open_data("/proc/self/exe", &st);
+	ok = ok && fd >= 0 && S_ISREG(st.st_mode) && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY;
+	if (fd >= 0)
+		close(fd);
+	tap_ok(ok, "warmback: only regular files and block devices are opened, read-only");
 }
 
 static void test_foreign(void)
@@ -508,6 +540,7 @@ int main(int argc, char **argv)
 	test_stat();
 	test_notes();
 	test_foreign();
+	test_open(dir);
 	test_file_kernel(dir);
 	test_anon_kernel();
 	test_walk();
