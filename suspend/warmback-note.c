@@ -126,10 +126,20 @@ static int volatile_fs(int fd)
 	return 0;
 }
 
-/* The resident pages of @fd (@pages long) into c->fruns; how many in *@ret_pages */
+/* The runs a record can hold in the room the notes have left */
+static size_t runs_room(const struct ctx *c)
+{
+	uint64_t room = c->n->cap - wb_head(c->n)->used;
+
+	room = room > sizeof(struct wb_rec) + 8 ? (room - sizeof(struct wb_rec) - 8) /
+						   sizeof(struct wb_run) : 0;
+	return room < RUNS_MAX ? (size_t)room : RUNS_MAX;
+}
+
+/* The resident pages of @fd (@pages long) into c->fruns: their number */
 static size_t resident_runs(struct ctx *c, int fd, uint64_t pages)
 {
-	size_t n = 0, cap = RUNS_MAX;
+	size_t n = 0, cap = runs_room(c);
 	uint64_t off, len, got;
 	void *p;
 
@@ -230,7 +240,7 @@ static void anon_runs(struct ctx *c, int pm_fd, uint64_t start, uint64_t end, si
 			return;
 		len = (uint64_t)r / 8;
 		if (wb_runs_from_pagemap(c->pm, len, first + off, 63, WB_GAP_PAGES, c->aruns, n,
-					 RUNS_MAX, &got) < 0) {
+					 runs_room(c), &got) < 0) {
 			cut(c, WB_CUT_SIZE);
 			return;
 		}
