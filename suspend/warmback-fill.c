@@ -148,7 +148,7 @@ static void watch_dir(struct watch *w, const char *dir, int depth)
 		return;
 	snprintf(w->stat[w->n], sizeof(w->stat[0]), "%.*s/stat", PATH_MAX - 8, real);
 	slash = strrchr(real, '/');
-	snprintf(w->name[w->n], sizeof(w->name[0]), "%s", slash ? slash + 1 : real);
+	snprintf(w->name[w->n], sizeof(w->name[0]), "%.31s", slash ? slash + 1 : real);
 	if (disk_bytes(w->stat[w->n], &w->rd[w->n], &w->wr[w->n]) == 0)
 		w->n++;
 }
@@ -369,7 +369,7 @@ static int flush_iov(struct fill *f, int pidfd, const struct wb_rec *r)
 		return 0;
 	if (f->o->dry) {
 		n = 0;
-	} else if (f->s->anon_mode != 2) {
+	} else if (f->s->anon_mode < 2) {
 		n = syscall(SYS_process_madvise, pidfd, f->iov, f->niov, MADV_WILLNEED, 0);
 		if (n < 0 && (errno == ENOSYS || errno == EINVAL || errno == EPERM) &&
 		    !f->s->anon_mode)
@@ -443,12 +443,15 @@ static void fill_proc(struct fill *f, const struct wb_rec *r)
 		f->s->procs_gone++;
 		return;
 	}
+	if (f->s->anon_mode == 3)
+		return;
 	pidfd = (int)syscall(SYS_pidfd_open, (pid_t)r->pid, 0);
 	if (pidfd < 0) {
-		if (errno == ENOSYS && !f->s->stopped[0])
-			snprintf(f->s->stopped, sizeof(f->s->stopped), "no pidfd_open()");
-		f->stop = errno == ENOSYS;
-		f->s->procs_gone++;
+		/* before 5.3: no way to hold the process while it is advised, so no memory */
+		if (errno == ENOSYS)
+			f->s->anon_mode = 3;
+		else
+			f->s->procs_gone++;
 		return;
 	}
 	/* held by the pidfd now: the process checked is the one advised */

@@ -143,7 +143,8 @@ static int fill_and_say(int fd)
 	msg_debug("warm-back: %u files gone or changed, %u processes gone; memory by %s",
 		  s.files_changed, s.procs_gone,
 		  s.anon_mode == 1 ? "process_madvise()" :
-		  s.anon_mode == 2 ? "reading it (no process_madvise())" : "nothing asked");
+		  s.anon_mode == 2 ? "reading it (no process_madvise())" :
+		  s.anon_mode == 3 ? "nothing (no pidfd_open())" : "nothing asked");
 	return 0;
 }
 

@@ -142,7 +142,8 @@ struct wb_fill_stats {
 	uint64_t anon_bytes;
 	unsigned files_changed;		/* gone, or another file at the path now */
 	unsigned procs_gone;		/* exited, or the pid is another process's */
-	int anon_mode;			/* 0 none, 1 process_madvise, 2 read (process_vm_readv) */
+	int anon_mode;			/* 0 none asked, 1 process_madvise, 2 read (process_vm_readv),
+					 * 3 none: no pidfd_open() */
 	char stopped[96];		/* why it stopped early, "" if it did not */
 };
 struct wb_fill_opts {
