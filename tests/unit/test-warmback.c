@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -492,6 +493,74 @@ static void test_anon_kernel(void)
 	munmap(p, 64 * ps);
 }
 
+/*
+ * warmback_start(): the child keeps no descriptor but stderr and its own (a
+ * pipe held across the call sees its end closed as soon as the call returns:
+ * the child is still there, its stderr a full pipe it waits to write its line
+ * to), and says its line on stderr when done.  INVOCATION_ID is unset: no
+ * systemd-run here.
+ */
+static void test_spawn(void)
+{
+	struct wb_note_opts no = { .proc = "/proc", .max_bytes = 1 << 16 };
+	static const char want[] = "torpor: warm-back: 0 MiB of files and 0 MiB of memory "
+				   "brought back in ";
+	int errp[2], held[2], saved, ok, got = 0;
+	char buf[512] = "", filler[512];
+	struct pollfd p;
+	struct wb_notes n;
+	ssize_t r;
+	int i, x;
+
+	unsetenv("INVOCATION_ID");
+	memset(filler, 'x', sizeof(filler));
+	no.deadline_ns = mono_ns() + 5000000000ull;
+	if (wb_notes_create(&n, no.max_bytes, (uint32_t)sysconf(_SC_PAGESIZE)) < 0 ||
+	    wb_note_pid(&n, getpid(), &no) < 0 || pipe(errp) < 0 || pipe(held) < 0) {
+		tap_ok(0, "warmback: spawn: setup: %s", strerror(errno));
+		return;
+	}
+	wb_notes_seal(&n);
+	/* stderr full: the child's line waits until we read */
+	fcntl(errp[1], F_SETFL, O_NONBLOCK);
+	while (write(errp[1], filler, sizeof(filler)) > 0)
+		;
+	fcntl(errp[1], F_SETFL, 0);
+	fflush(stdout);
+	saved = dup(2);
+	dup2(errp[1], 2);
+	close(errp[1]);
+	warmback_start(&n);
+	dup2(saved, 2);
+	close(saved);
+	close(held[1]);
+	p.fd = held[0];
+	p.events = POLLIN;
+	ok = poll(&p, 1, 0) == 1 && (p.revents & POLLHUP) && n.fd == -1;
+	tap_ok(ok, "warmback: spawn: the child holds none of our descriptors once started");
+	close(held[0]);
+	/* the filler, its line, then EOF when it exits: bounded by 20 s */
+	for (i = 0; i < 200; i++) {
+		p.fd = errp[0];
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		r = read(errp[0], buf + got, sizeof(buf) - 1 - (size_t)got);
+		if (r <= 0)
+			break;
+		got += (int)r;
+		/* the filler's bytes are all 'x': drop them */
+		for (x = 0; x < got && buf[x] == 'x'; x++)
+			;
+		memmove(buf, buf + x, (size_t)(got - x));
+		got -= x;
+	}
+	buf[got] = '\0';
+	close(errp[0]);
+	ok = !strncmp(buf, want, strlen(want)) && strchr(buf, '\n') == buf + got - 1;
+	tap_ok(ok, "warmback: spawn: the child says one line when done: %.*s", got > 0 ? got - 1 : 0,
+	       buf);
+}
+
 /* The whole walk over /proc: bounded, and its notes read back whole */
 static void test_walk(void)
 {
@@ -543,6 +612,7 @@ int main(int argc, char **argv)
 	test_open(dir);
 	test_file_kernel(dir);
 	test_anon_kernel();
+	test_spawn();
 	test_walk();
 	return tap_done();
 }
