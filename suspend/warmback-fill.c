@@ -77,7 +77,8 @@ int wb_foreign_io(uint64_t read_bytes, uint64_t write_bytes, uint64_t ours, char
 	uint64_t others = read_bytes > ours ? read_bytes - ours : 0;
 
 	if (write_bytes >= OTHERS_WRITE) {
-		snprintf(why, len, "others wrote %llu MiB", (unsigned long long)(write_bytes >> 20));
+		snprintf(why, len, "others wrote %llu MiB",
+			 (unsigned long long)(write_bytes >> 20));
 		return 1;
 	}
 	if (others >= OTHERS_READ && others > ours) {
@@ -224,7 +225,7 @@ static void account(struct fill *f, uint64_t bytes)
 /* The pages of @fd in [@start, @start + @count) that are not resident, asked back */
 static void fill_range(struct fill *f, int fd, uint64_t start, uint64_t count)
 {
-	uint64_t off, len, got, b, l;
+	uint64_t off, len, got, b, l, at;
 	size_t m, i;
 	void *p;
 
@@ -245,9 +246,10 @@ static void fill_range(struct fill *f, int fd, uint64_t start, uint64_t count)
 				l = f->miss[i].count - b;
 				if (l > f->fadv_pages)
 					l = f->fadv_pages;
+				at = (f->miss[i].start + b) * f->ps;
 				if (!f->o->dry)
-					(void)posix_fadvise(fd, (off_t)((f->miss[i].start + b) * f->ps),
-							    (off_t)(l * f->ps), POSIX_FADV_WILLNEED);
+					(void)posix_fadvise(fd, (off_t)at, (off_t)(l * f->ps),
+							    POSIX_FADV_WILLNEED);
 				f->s->file_bytes += l * f->ps;
 				account(f, l * f->ps);
 			}
@@ -400,7 +402,7 @@ static int flush_iov(struct fill *f, int pidfd, const struct wb_rec *r)
 static int fill_anon_run(struct fill *f, int pm_fd, int pidfd, const struct wb_rec *r,
 			 uint64_t start, uint64_t count)
 {
-	uint64_t off, len, got, b, l;
+	uint64_t off, len, got, b, l, at;
 	size_t m, i;
 	ssize_t n;
 
@@ -417,8 +419,8 @@ static int fill_anon_run(struct fill *f, int pm_fd, int pidfd, const struct wb_r
 				l = f->miss[i].count - b;
 				if (l > WB_CHUNK_BYTES / f->ps)
 					l = WB_CHUNK_BYTES / f->ps;
-				f->iov[f->niov].iov_base = (void *)(uintptr_t)((f->miss[i].start + b) *
-									     f->ps);
+				at = (f->miss[i].start + b) * f->ps;
+				f->iov[f->niov].iov_base = (void *)(uintptr_t)at;
 				f->iov[f->niov].iov_len = l * f->ps;
 				f->niov++;
 				f->iov_bytes += l * f->ps;

@@ -54,8 +54,11 @@ int warmback_take(struct wb_notes *n)
 	};
 	const struct wb_head *h;
 	struct rusage ru;
+	long rss0;
 	int r;
 
+	getrusage(RUSAGE_SELF, &ru);
+	rss0 = ru.ru_maxrss;
 	o.deadline_ns = mono_ns() + WB_NOTE_MS * 1000000ull;
 	r = warmback_note(n, &o);
 	if (r < 0) {
@@ -63,15 +66,18 @@ int warmback_take(struct wb_notes *n)
 			  msg_errname(r));
 		return r;
 	}
-	if (msg_debug_enabled() && (h = mmap(NULL, sizeof(*h), PROT_READ, MAP_SHARED, n->fd, 0)) !=
-	    MAP_FAILED) {
+	h = msg_debug_enabled() ? mmap(NULL, sizeof(*h), PROT_READ, MAP_SHARED, n->fd, 0) :
+				  MAP_FAILED;
+	if (h != MAP_FAILED) {
+		/* the peak it added: its buffers, the notes themselves are a memfd */
 		getrusage(RUSAGE_SELF, &ru);
-		msg_debug("warm-back: noted %u files (%llu MiB resident) and %u processes (%llu MiB "
-			  "present) in %llu ms, %llu KiB of notes, %ld MiB peak RSS%s%s%s",
+		msg_debug("warm-back: noted %u files (%llu MiB resident) and %u processes "
+			  "(%llu MiB present) in %llu ms, %llu KiB of notes, peak RSS +%ld KiB"
+			  "%s%s%s",
 			  h->files, (unsigned long long)(h->file_pages * h->page_size >> 20),
 			  h->procs, (unsigned long long)(h->anon_pages * h->page_size >> 20),
 			  (unsigned long long)(h->note_ns / 1000000),
-			  (unsigned long long)((h->used + 1023) >> 10), ru.ru_maxrss >> 10,
+			  (unsigned long long)((h->used + 1023) >> 10), ru.ru_maxrss - rss0,
 			  h->truncated & WB_CUT_TIME ? ", cut short: time" : "",
 			  h->truncated & WB_CUT_SIZE ? ", cut short: size" : "",
 			  h->truncated & WB_CUT_FILES ? ", cut short: files" : "");

@@ -66,7 +66,8 @@ struct wb_rec {
 	uint32_t len;			/* the whole record's bytes */
 	uint32_t nruns;
 	uint32_t pid;			/* WB_REC_PROC */
-	uint64_t id;			/* FILE: st_ino (regular) or st_rdev (block); PROC: start time */
+	uint64_t id;			/* FILE: st_ino (regular), st_rdev (block);
+					 * PROC: the start time */
 	uint64_t dev;			/* FILE: st_dev; 0 for a block device */
 };
 
@@ -142,8 +143,8 @@ struct wb_fill_stats {
 	uint64_t anon_bytes;
 	unsigned files_changed;		/* gone, or another file at the path now */
 	unsigned procs_gone;		/* exited, or the pid is another process's */
-	int anon_mode;			/* 0 none asked, 1 process_madvise, 2 read (process_vm_readv),
-					 * 3 none: no pidfd_open() */
+	int anon_mode;			/* 0 none asked, 1 process_madvise, 2 read
+					 * (process_vm_readv), 3 none: no pidfd_open() */
 	char stopped[96];		/* why it stopped early, "" if it did not */
 };
 struct wb_fill_opts {

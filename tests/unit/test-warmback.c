@@ -110,7 +110,8 @@ static void test_maps(void)
 	ok = ok && maps("7f3a1c100000-7f3a1c200000 rw-p 00000000 00:00 0   [anon:jit]", &m) == 0 &&
 	     wb_maps_is_anon(&m);
 	tap_ok(ok, "warmback: maps: heap, stack, nameless and named anonymous memory");
-	ok = maps("7f3a1c100000-7f3a1c200000 rw-s 00000000 00:01 77 /dev/zero (deleted)", &m) == 0 &&
+	ok = maps("7f3a1c100000-7f3a1c200000 rw-s 00000000 00:01 77 /dev/zero (deleted)",
+		  &m) == 0 &&
 	     !wb_maps_is_anon(&m) && !wb_maps_is_file(&m);
 	ok = ok && maps("7f3a1c100000-7f3a1c200000 ---p 00000000 00:00 0 ", &m) == 0 &&
 	     !wb_maps_is_anon(&m);
@@ -159,7 +160,8 @@ static void test_stat(void)
 	ok = wb_stat_parse(kthread, sizeof(kthread) - 1, &start, &flags) == 0 && start == 13 &&
 	     (flags & 0x00200000);
 	tap_ok(ok, "warmback: stat: a kernel thread's flags have PF_KTHREAD");
-	ok = stat_bad("1 (x) S 1 2 3") && stat_bad("1 x S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 0 0 1 0 5") &&
+	ok = stat_bad("1 (x) S 1 2 3") &&
+	     stat_bad("1 x S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 0 0 1 0 5") &&
 	     wb_stat_parse(good, 40, &start, &flags) < 0 &&
 	     stat_bad("1 (x) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 0 0 1 0 z") &&
 	     stat_bad("1 (x) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 0 0 1 0 99999999999999999999");
@@ -557,8 +559,8 @@ static void test_spawn(void)
 	buf[got] = '\0';
 	close(errp[0]);
 	ok = !strncmp(buf, want, strlen(want)) && strchr(buf, '\n') == buf + got - 1;
-	tap_ok(ok, "warmback: spawn: the child says one line when done: %.*s", got > 0 ? got - 1 : 0,
-	       buf);
+	tap_ok(ok, "warmback: spawn: the child says one line when done: %.*s",
+	       got > 0 ? got - 1 : 0, buf);
 }
 
 /* The whole walk over /proc: bounded, and its notes read back whole */
