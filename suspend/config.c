@@ -27,6 +27,7 @@ enum key {
 	K_IMAGE_FILE,
 	K_DISCARD_AFTER_RESUME,
 	K_INITRAMFS,
+	K_WARM_BACK,
 	K_COUNT,
 };
 
@@ -41,6 +42,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_IMAGE_FILE] = "image_file",
 	[K_DISCARD_AFTER_RESUME] = "discard_after_resume",
 	[K_INITRAMFS] = "initramfs",
+	[K_WARM_BACK] = "warm_back",
 };
 
 static int is_blank(char c)
@@ -243,6 +245,9 @@ static int set_value(struct config *c, int key, const char *s, size_t n)
 		memcpy(c->initramfs, v, n + 1);
 		c->has_initramfs = 1;
 		return 0;
+	case K_WARM_BACK:
+		c->has_warm_back = 1;
+		return config_parse_bool(v, &c->warm_back);
 	}
 	return -EINVAL;
 }
@@ -389,6 +394,7 @@ void config_override(struct config *base, const struct config *over)
 	OVERRIDE(image_file);
 	OVERRIDE(discard_after_resume);
 	OVERRIDE(initramfs);
+	OVERRIDE(warm_back);
 }
 
 static const char *bad_value_why(const char *key)
@@ -416,6 +422,8 @@ static const char *bad_value_why(const char *key)
 		return "not 'yes' or 'no'";
 	case K_INITRAMFS:
 		return "not an absolute path of at most 255 bytes, nor none";
+	case K_WARM_BACK:
+		return "not 'yes' or 'no'";
 	}
 	return "invalid";
 }
@@ -461,9 +469,8 @@ const char *config_hint(const struct config_error *e, char *buf, size_t len)
 	switch (e->kind) {
 	case CONFIG_E_UNKNOWN_KEY:
 		snprintf(buf, len, "the keys are resume, resume_offset, poweroff, image_size, "
-			 "progress, compress, threads, image_file, discard_after_resume and "
-			 "initramfs "
-			 "(see torpor.conf(5))");
+			 "progress, compress, threads, image_file, discard_after_resume, "
+			 "initramfs and warm_back (see torpor.conf(5))");
 		break;
 	case CONFIG_E_EMPTY_VALUE:
 		snprintf(buf, len, "give a value, or remove the line to get the default");

@@ -68,6 +68,8 @@ struct config {
 	char initramfs[CONFIG_PATH_MAX];	/* absolute path of the next boot's initramfs,
 						 * or CONFIG_INITRAMFS_NONE */
 	int has_initramfs;
+	int warm_back;				/* 1: bring back what was evicted, after */
+	int has_warm_back;
 };
 
 enum config_err_kind {

@@ -41,6 +41,7 @@
 #include "target.h"
 #include "testhook.h"
 #include "util.h"
+#include "warmback.h"
 #include "writer.h"
 
 /* plymouth's client, when its daemon runs */
@@ -364,6 +365,7 @@ static int lock_and_snapshot(const struct hib_opts *o, struct writer *w,
  */
 int hibernate_run(const struct hib_opts *o)
 {
+	struct wb_notes notes = { .fd = -1 };
 	struct hib_target t;
 	struct writer w;
 	char orig_sig[10];
@@ -420,6 +422,11 @@ int hibernate_run(const struct hib_opts *o)
 	if (r < 0)
 		goto out_signals;
 	set_image_size(image_size, &old_size);
+	/* last before the freeze: the working set as the image will find it */
+	if (o->warm_back)
+		(void)warmback_take(&notes);
+	else
+		msg_debug("warm-back off (warm_back = no)");
 	r = lock_and_snapshot(o, &w, &t, orig_sig);
 	/* resumed, or failed and thawed: the variable names no image now */
 	if (t.efi_location)
@@ -435,5 +442,7 @@ out_release:
 	writer_release(&w);
 out_close:
 	close(dev_fd);
+	/* /dev/snapshot and the device closed, thawed: evicted pages come back behind us */
+	warmback_start(&notes);
 	return r;
 }

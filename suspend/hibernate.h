@@ -28,6 +28,7 @@ struct hib_opts {
 	int no_initramfs;		/* --check --no-initramfs: leave it out */
 	const char *initramfs_tree;	/* --initramfs-tree: the one being built, NULL */
 	int initramfs_checked;		/* the image file's run checked it already */
+	int warm_back;			/* after the thaw, bring back what was evicted */
 };
 
 struct hib_target;

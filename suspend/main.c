@@ -6,7 +6,7 @@
  *                       [--poweroff=MODE] [--reboot] [--image-size=SIZE]
  *                       [--[no-]progress] [--check] [--print-cmdline] [-v]
  *                       [--image-file=PATH] [--setup-image-file[=SIZE]]
- *                       [--[no-]discard-after-resume]
+ *                       [--[no-]discard-after-resume] [--[no-]warm-back]
  *                       [--initramfs=PATH] [--no-initramfs [--initramfs-tree=DIR]]
  *        torpor-suspend --status [--json]
  *        torpor-suspend --help | --version
@@ -67,6 +67,7 @@
 #include "status.h"
 #include "usercheck.h"
 #include "version.h"
+#include "warmback.h"
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc"
@@ -125,6 +126,9 @@ static void usage(FILE *f)
 		"  --discard-after-resume, --no-discard-after-resume   after the resume (or a\n"
 		"                       failure), discard the image file's pages, or zero them\n"
 		"                       where the disk cannot; or not (the default)\n"
+		"  --warm-back, --no-warm-back   after the resume, bring back in the background\n"
+		"                       the memory and file pages creating the image evicted\n"
+		"                       (the default), or not\n"
 		"  -v, --verbose        debug messages\n"
 		"  -h, --help           this text\n"
 		"      --version        the version, image format and build\n");
@@ -190,6 +194,7 @@ struct given {
 	int no_initramfs;		/* --no-initramfs */
 	const char *initramfs_tree;	/* --initramfs-tree=DIR */
 	uint64_t setup_bytes;		/* its SIZE, 0 for the default */
+	const char *warm_back_run;	/* --warm-back-run=FD,FD: the warm-back's child */
 };
 
 /* Read the configuration file; 0, or 1 after reporting why not. */
@@ -239,6 +244,7 @@ static void to_opts(const struct config *c, struct hib_opts *o)
 	o->threads = c->has_threads ? c->threads : 0;
 	if (c->has_initramfs)
 		snprintf(o->initramfs, sizeof(o->initramfs), "%s", c->initramfs);
+	o->warm_back = c->has_warm_back ? c->warm_back : 1;
 }
 
 /* A path option (--image-file=, --initramfs=) into @dst; 0, or 2 for a usage error (reported). */
@@ -323,6 +329,11 @@ static int parse_setting(int opt, struct config *c)
 		c->discard_after_resume = opt == 'D';
 		c->has_discard_after_resume = 1;
 		break;
+	case 'W':
+	case 'w':
+		c->warm_back = opt == 'W';
+		c->has_warm_back = 1;
+		break;
 	default:
 		return 2;
 	}
@@ -365,6 +376,9 @@ static int parse_option(int opt, struct config *c, struct hib_opts *o, struct gi
 		break;
 	case 'v':
 		msg_set_debug(1);
+		break;
+	case 'X':
+		g->warm_back_run = optarg;
 		break;
 	default:
 		return parse_setting(opt, c);
@@ -463,6 +477,9 @@ static int parse_args(int argc, char **argv, struct config *cli, struct hib_opts
 		{ "setup-image-file", optional_argument, NULL, 'F' },
 		{ "discard-after-resume", no_argument, NULL, 'D' },
 		{ "no-discard-after-resume", no_argument, NULL, 'd' },
+		{ "warm-back", no_argument, NULL, 'W' },
+		{ "no-warm-back", no_argument, NULL, 'w' },
+		{ "warm-back-run", required_argument, NULL, 'X' },
 		{ "initramfs", required_argument, NULL, 'i' },
 		{ "no-initramfs", no_argument, NULL, 'N' },
 		{ "initramfs-tree", required_argument, NULL, 'B' },
@@ -553,6 +570,8 @@ int main(int argc, char **argv)
 	r = parse_args(argc, argv, &cli, &o, &g);
 	if (r >= 0)
 		return r;
+	if (g.warm_back_run)
+		return warmback_child_main(g.warm_back_run);
 	if (load_config(g.config ? g.config : DEFAULT_CONFIG, g.config != NULL, &conf))
 		return 1;
 	config_override(&conf, &cli);

@@ -12,7 +12,8 @@
 # torpor's signature (S2SUSPEND, not the kernel's S1SUSPEND) on the swap disk.
 # Boot 2: the initramfs restores it, the same process goes on (same boot id), the
 # workload has its token, memory and PID, the unit succeeded and the system-sleep
-# hooks ran pre and post once each.  Then a torpor.conf torpor-suspend refuses, with
+# hooks ran pre and post once each, and the warm-back, moved to a scope of its own
+# by systemd-run, said its line in the journal.  Then a torpor.conf torpor-suspend refuses, with
 # TORPOR_FALLBACK=none in a drop-in: `systemctl hibernate` fails the unit, with
 # torpor's message in the journal, before any hook, and the system keeps running.
 # Then the same torpor.conf with the fallback on (the package's default): the check
@@ -68,6 +69,11 @@ test_run() {
 		"workload-pid $_pid" "hooks pre=1 post=1"
 	expect_not 2 fresh-boot-after-hibernate no-post-hook token-bad
 	expect_line 2 'torpor: image loaded in .*, restoring' "torpor-resume restored in the initramfs"
+	# the warm-back ran after the resume, in a scope of its own, and said what it did
+	expect 2 warm-back-scope
+	expect_not 2 no-warm-back
+	expect_line 2 "^=== warm-back torpor: warm-back: [0-9]+ MiB of files and [0-9]+ MiB of memory brought back in [0-9]+\.[0-9] s" \
+		"the warm-back's line is in the journal"
 	# TORPOR_FALLBACK=none: the check fails the unit, torpor says why, nothing stops
 	expect 2 "hibernate2-requested 0" "failed-unit exit-code" failed-message fallback-off-said \
 		"still-running $_boot_id" "hooks2 pre=1 post=1"

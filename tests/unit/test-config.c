@@ -387,12 +387,33 @@ static void test_discard(void)
 	tap_ok(c.discard_after_resume, "config: --discard-after-resume overrides the file");
 }
 
+/* warm_back: a boolean, unset when absent (torpor-suspend takes yes); --no-warm-back overrides */
+static void test_warm_back(void)
+{
+	struct config opts;
+
+	tap_ok(parse("resume = /dev/vdb\n") == 0 && !c.has_warm_back,
+	       "config: no warm_back line, warm_back unset");
+	tap_ok(parse("warm_back = no\n") == 0 && c.has_warm_back && !c.warm_back,
+	       "config: warm_back = no is read");
+	tap_ok(parse("warm-back = yes\n") == 0 && c.has_warm_back && c.warm_back,
+	       "config: warm-back = yes is read");
+	expect_err("warm_back = later\n", CONFIG_E_BAD_VALUE, 1, "'yes' or 'no'",
+		   "a warm_back that is no boolean");
+	memset(&opts, 0, sizeof(opts));
+	opts.has_warm_back = 1;
+	opts.warm_back = 0;
+	config_override(&c, &opts);
+	tap_ok(c.has_warm_back && !c.warm_back, "config: --no-warm-back overrides the file");
+}
+
 int main(void)
 {
 	test_good();
 	test_image_file();
 	test_initramfs();
 	test_discard();
+	test_warm_back();
 	test_errors();
 	test_long_and_nul();
 	test_poweroff();
