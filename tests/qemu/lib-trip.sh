@@ -11,9 +11,15 @@
 
 TRIP_MIB=${TORPOR_TEST_FILESET_MIB:-$TEST_MIB}
 
+# the file set's disk, made once for each size, flushed and kept in $OUT (read only to
+# the guests): a round then writes nothing on the host but the guest's image
+TRIP_FILES=$OUT/trip-files-$TRIP_MIB.img
+
 trip_setup() {
 	swap_create || return 1
-	"$OUT/workload" fill "$T/files.img" "$TRIP_MIB"
+	[ -f "$TRIP_FILES" ] && return 0
+	"$OUT/workload" fill "$TRIP_FILES.$$" "$TRIP_MIB" && sync "$TRIP_FILES.$$" &&
+		mv "$TRIP_FILES.$$" "$TRIP_FILES"
 }
 
 # trip_touch N WHEN: boot N's touch WHEN, noted
@@ -30,7 +36,7 @@ trip_touch() {
 # shellcheck disable=SC2153 # TRIP_HIB: set by the scenario
 trip_run() {
 	# shellcheck disable=SC2034 # read by boot
-	BOOT_QEMU_OPTS="-drive file=$T/files.img,format=raw,if=none,id=files,readonly=on -device virtio-blk-pci,drive=files,addr=0x1f"
+	BOOT_QEMU_OPTS="-drive file=$TRIP_FILES,format=raw,if=none,id=files,readonly=on -device virtio-blk-pci,drive=files,addr=0x1f"
 	# shellcheck disable=SC2086 # empty or one word
 	boot 1 torpor_hib="$TRIP_HIB" torpor_test=trip torpor_fileset=/dev/vdc \
 		${TORPOR_TRIP_OPTS:+torpor_opts=$TORPOR_TRIP_OPTS}
