@@ -49,9 +49,13 @@
 # BENCH_TRIP_SMP vCPUs (default 2), on the first test kernel (BENCH_TRIP_KERNEL, default
 # trixie, Debian 13's).  A working set of G GiB is G/2 GiB of the workload's memory
 # and G/2 GiB of a file set on a disk of its own, read into the page cache and kept
-# mapped; the guest gets 1.5 x G GiB (the kernel's default image_size, 2/5 of it, is
-# then below the working set, as on a desktop that uses its memory), the swap disk
-# G GiB.  BENCH_TRIP_VARIANTS (default "torpor kernel ksize", run in that order each
+# mapped; the guest gets P % of G for each P in BENCH_TRIP_MEM_PCT (default "150 250").
+# At 150 the working set is above the kernel's default image_size (2/5 of memory) and
+# above the largest snapshot the kernel can take at all (about half of memory: it needs
+# a free page for each page it keeps), as on a desktop that uses its memory: any writer
+# must evict, and what counts is how fast it comes back.  At 250 the working set is 2/5
+# of memory: the kernel's default evicts some of it, the largest snapshot need not.  The
+# swap disk is G GiB.  BENCH_TRIP_VARIANTS (default "torpor kernel ksize", run in that order each
 # round): torpor as configured by default, the kernel's hibernation, and torpor with
 # --image-size=kernel (the kernel's 2/5 of memory, as before image_size = auto), whose
 # column (ksize) tells what auto costs and gains.  Each round hibernates once and
@@ -101,6 +105,7 @@ trip_gibs=${BENCH_TRIP_GIB:-1 2 4}
 trip_smp=${BENCH_TRIP_SMP:-2}
 trip_kernel=${BENCH_TRIP_KERNEL:-trixie}
 trip_variants=${BENCH_TRIP_VARIANTS:-torpor kernel ksize}
+trip_pcts=${BENCH_TRIP_MEM_PCT:-150 250}
 failed=0
 
 say() { echo "# $*"; }
@@ -181,9 +186,16 @@ early_oops() {
 		/Oops: int3/ && !init { found = 1 } END { exit !found }'
 }
 
+# trip_gib FILL: the working set's GiB of the trip's fill tripG or tripG-P
+trip_gib() {
+	_tg=${1#trip}
+	echo "${_tg%%-*}"
+}
+
 # fill_name FILL: "256 MiB", or for the trip's "tripG" "G GiB trip"
 fill_name() {
 	case $1 in
+	trip*-*) echo "$(trip_gib "$1") GiB trip, guest ${1##*-} %" ;;
 	trip*) echo "${1#trip} GiB trip" ;;
 	*) echo "$1 MiB" ;;
 	esac
@@ -321,7 +333,7 @@ per_gib() {
 # floor_of KERNEL FILL SMP TOOL: the median over rounds of the seconds it takes to read
 # back what was not resident at the touch, at the speed of the file set's cold read
 floor_of() {
-	awk -v k="$1" -v m="$2" -v s="$3" -v t="$4" -v g="${2#trip}" \
+	awk -v k="$1" -v m="$2" -v s="$3" -v t="$4" -v g="$(trip_gib "$2")" \
 		'$1 == k && $2 == m && $3 == s && $5 == t && ($6 == "evicted" || $6 == "fsread") { v[$4, $6] = $7; r[$4] = 1 }
 		END { for (i in r) if (v[i, "fsread"] > 0 && (i, "evicted") in v)
 			printf "%.3f\n", v[i, "evicted"] * v[i, "fsread"] / (g * 512) }' "$raw" | median
@@ -338,7 +350,9 @@ report_trip() {
 	_bad_q=$(vals "$1" "$_f" "$3" ksize failed | wc -l)
 	[ $((_ok_t + _ok_k + _bad_t + _bad_k + _ok_q + _bad_q)) -gt 0 ] || return 0
 	echo
-	echo "## $1, the whole trip, $2 GiB working set, -smp $3: rounds counted: torpor $_ok_t," \
+	_pct=150
+	case $2 in *-*) _pct=${2#*-} ;; esac
+	echo "## $1, the whole trip, $(trip_gib "$_f") GiB working set, guest $_pct % of it, -smp $3: rounds counted: torpor $_ok_t," \
 		"kernel $_ok_k, ksize $_ok_q; failed rounds: torpor $_bad_t, kernel $_bad_k, ksize $_bad_q"
 	printf '%-18s %10s %10s %7s %10s\n' metric torpor kernel ratio ksize
 	for _m in tb ta warm hib res trip write load wpg lpg snap disk evicted fsread floor wb_file wb_mem wb_s; do
@@ -436,34 +450,43 @@ run_all() {
 	rm -f "$res/tap"
 }
 
+# trip_size G P: REPEAT rounds of the trip with a G GiB working set in a guest of P %
+# of it; the fill's name in $raw is tripG, or tripG-P when P is not 150
+trip_size() {
+	anon=$(($1 * 512))
+	mem=$(($1 * 1024 * $2 / 100))
+	_id=trip$1
+	[ "$2" = 150 ] || _id=$_id-$2
+	swap=${1}G
+	tmo=${TORPOR_QEMU_TIMEOUT:-$((300 + $1 * 300))}
+	say "the whole trip, $1 GiB working set ($anon MiB memory + $anon MiB file set), -smp $trip_smp, guest $mem MiB, swap disk $swap: $repeat rounds"
+	i=1
+	while [ "$i" -le "$repeat" ]; do
+		for _v in $trip_variants; do
+			case $_v in
+			torpor) run_one torpor 92-trip "${_tree##*/}" "$_id" "$trip_smp" "$i" ;;
+			kernel) run_one kernel 93-trip-kernel "${_tree##*/}" "$_id" "$trip_smp" "$i" ;;
+			ksize)
+				trip_opts=--image-size=kernel
+				run_one ksize 92-trip "${_tree##*/}" "$_id" "$trip_smp" "$i"
+				trip_opts=
+				;;
+			esac
+		done
+		i=$((i + 1))
+	done
+}
+
 # run_trip: the whole trip, each working set, REPEAT rounds, on the trip's kernel;
-# its rows of $raw have "tripG" (G GiB) for the fill
 run_trip() {
 	if ! _tree=$(sh "$qdir/kernels.sh" "$trip_kernel" | head -n 1) || [ -z "$_tree" ]; then
 		echo "bench: cannot fetch the trip's kernel $trip_kernel (see the messages above)" >&2
 		exit 1
 	fi
 	per_round=1
-	for _g in $trip_gibs; do
-		anon=$((_g * 512))
-		mem=$((_g * 1536))
-		swap=${_g}G
-		tmo=${TORPOR_QEMU_TIMEOUT:-$((300 + _g * 300))}
-		say "the whole trip, $_g GiB working set ($anon MiB memory + $anon MiB file set), -smp $trip_smp, guest $mem MiB, swap disk $swap: $repeat rounds"
-		i=1
-		while [ "$i" -le "$repeat" ]; do
-			for _v in $trip_variants; do
-				case $_v in
-				torpor) run_one torpor 92-trip "${_tree##*/}" "trip$_g" "$trip_smp" "$i" ;;
-				kernel) run_one kernel 93-trip-kernel "${_tree##*/}" "trip$_g" "$trip_smp" "$i" ;;
-				ksize)
-					trip_opts=--image-size=kernel
-					run_one ksize 92-trip "${_tree##*/}" "trip$_g" "$trip_smp" "$i"
-					trip_opts=
-					;;
-				esac
-			done
-			i=$((i + 1))
+	for _p in $trip_pcts; do
+		for _g in $trip_gibs; do
+			trip_size "$_g" "$_p"
 		done
 	done
 	anon=
@@ -476,7 +499,6 @@ if [ -n "${BENCH_REPORT:-}" ]; then
 	[ -f "$raw" ] || { echo "bench: no results file '$raw'" >&2; exit 2; }
 	mibs=${BENCH_MIB:-$(awk '$2 !~ /^trip/ && !seen[$2]++ { print $2 }' "$raw")}
 	smps=${BENCH_SMP:-$(awk '$2 !~ /^trip/ && !seen[$3]++ { print $3 }' "$raw")}
-	trip_gibs=${BENCH_TRIP_GIB:-$(awk '$2 ~ /^trip/ && !seen[$2]++ { sub(/^trip/, "", $2); print $2 }' "$raw")}
 	trip_smp=${BENCH_TRIP_SMP:-$(awk '$2 ~ /^trip/ && !seen[$3]++ { print $3 }' "$raw" | head -n 1)}
 	repeat=$(awk '$4 > n { n = $4 } END { print n + 0 }' "$raw")
 	failed=$(awk '$6 == "failed"' "$raw" | wc -l)
@@ -515,9 +537,11 @@ for k in $kernels; do
 done
 [ -z "$kernels" ] || slots_table
 trip_kernels=$(awk '$2 ~ /^trip/ && !seen[$1]++ { print $1 }' "$raw")
+# the trip's fills in the order they ran: tripG, tripG-P
+trip_fills=$(awk '$2 ~ /^trip/ && !seen[$2]++ { print $2 }' "$raw")
 for k in $trip_kernels; do
-	for g in $trip_gibs; do
-		report_trip "$k" "$g" "$trip_smp"
+	for f in $trip_fills; do
+		report_trip "$k" "${f#trip}" "$trip_smp"
 	done
 done
 echo
