@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test-bootmem.c - what the next boot needs free to restore an image: the
- * kernel's pages and tables (restoreneed), the page count read from the
- * kernel's header page (snapinfo), and MemFree (sysmem)
+ * kernel's pages and tables (restoreneed), the largest image a boot with a
+ * given initramfs restores (bootroom), the page count read from the kernel's
+ * header page (snapinfo), and MemFree (sysmem)
  */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "bootroom.h"
 #include "restoreneed.h"
 #include "snapinfo.h"
 #include "sysmem.h"
@@ -41,6 +43,29 @@ static void test_need(void)
 	       (unsigned long long)n);
 	tap_ok(restoreneed_max_pages(fixed, ram, PS) == 0 && restoreneed_max_pages(0, ram, PS) == 0,
 	       "restoreneed: no room beyond the fixed part: no page");
+}
+
+static void test_bootroom(void)
+{
+	uint64_t total = 589 * MIB, max, hold;
+
+	/* 48-bootmem's resume boot: 589 MiB, an initramfs of 263 MiB unpacked */
+	max = bootroom_image_max(total, 640 * MIB, 263 * MIB, PS);
+	hold = 48 * MIB + 32 * MIB + 263 * MIB + 263 * MIB / 16;
+	/* resume counts up to a PFN page's worth (512 pages) more than the image has */
+	tap_ok(max > 200 * MIB && max % PS == 0 &&
+	       restoreneed_bytes(max / PS + 512, 640 * MIB / PS, PS) <= total - hold &&
+	       restoreneed_bytes(max / PS + 513, 640 * MIB / PS, PS) > total - hold,
+	       "bootroom: the largest image whose restore fits beside kernel, programs and "
+	       "initramfs, a sixteenth more (%llu MiB)", (unsigned long long)(max / MIB));
+	/* 106.25 MiB more held, less the PBEs' share: 105.6 MiB */
+	tap_ok(bootroom_image_max(total, 640 * MIB, 10 * MIB, PS) -
+	       bootroom_image_max(total, 640 * MIB, 110 * MIB, PS) > 105 * MIB,
+	       "bootroom: 100 MiB more initramfs, more than 105 MiB less image");
+	tap_ok(bootroom_image_max(total, 640 * MIB, 600 * MIB, PS) == 0 &&
+	       bootroom_image_max(total, 640 * MIB, 500 * MIB, PS) == 0 &&
+	       bootroom_image_max(total, 640 * MIB, UINT64_MAX, PS) == 0,
+	       "bootroom: an initramfs that fills memory leaves no image");
 }
 
 /* struct swsusp_info on x86_64: image_pages at 416, pages at 424 (kernel/power/power.h) */
@@ -108,6 +133,7 @@ static void test_meminfo(void)
 int main(void)
 {
 	test_need();
+	test_bootroom();
 	test_snapinfo();
 	test_meminfo();
 	return tap_done();
