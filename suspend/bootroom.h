@@ -11,7 +11,7 @@
 
 /* the boot kernel's own, a busybox /init's and torpor-resume's: measured (bootroom.c) */
 #define BOOTROOM_KERNEL_BYTES	(48ull << 20)
-/* udev, plymouth, systemd and the modules they load in a generator's image: assumed */
+/* udev, systemd and the modules they load in a generator's image: measured (bootroom.c) */
 #define BOOTROOM_PROGRAMS_BYTES	(32ull << 20)
 
 uint64_t bootroom_image_max(uint64_t mem_total, uint64_t present, uint64_t initramfs_bytes,
