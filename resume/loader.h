@@ -64,5 +64,6 @@ int loader_read_extents(int fd, const struct torpor_extent *ext, uint32_t n, uin
 
 /* loadfeed.c */
 int loader_feed(struct loader *l, int snap_fd);
+int loader_read_head(struct loader *l, uint8_t *page);
 
 #endif

@@ -148,6 +148,56 @@ static int unpack_block(const struct loader *l, uint32_t i, const uint8_t *store
 	return 0;
 }
 
+/**
+ * loader_read_head() - the stream's first page (the kernel's header page) into
+ * @page, l->ps bytes: block 0 read, checked against its hash and decoded, as
+ * the load will; nothing goes to the kernel
+ * Return: 0, or -errno with l->failed set.
+ */
+int loader_read_head(struct loader *l, uint8_t *page)
+{
+	uint64_t ns[2] = { 0, 0 }, what = 0;
+	uint32_t pages;
+	size_t raw_len, stored_len;
+	uint8_t *stored = NULL, *raw = NULL;
+	const uint8_t *out;
+	int r;
+
+	if (!l->img.meta.nr_blocks)
+		return FAIL(l, "the image has no data block", -EINVAL);
+	pages = image_block_pages_stored(&l->img.blocks[0], l->ps);
+	raw_len = (size_t)image_block_raw_bytes(&l->img.meta, 0);
+	stored_len = (size_t)pages * l->ps;
+	if (raw_len < l->ps)
+		return FAIL(l, "the first data block is shorter than a page", -EINVAL);
+	stored = blkio_alloc(stored_len);
+	raw = blkio_alloc(raw_len);
+	if (!stored || !raw) {
+		r = FAIL(l, "memory for reading blocks", -ENOMEM);
+		goto out;
+	}
+	l->failed_block = 0;
+	r = loader_read_extents(l->dev_fd, l->img.extents, l->img.meta.nr_extents, l->ps, 0,
+				pages, stored);
+	if (r < 0) {
+		r = FAIL(l, "reading a data block", r);
+		goto out;
+	}
+	r = unpack_block(l, 0, stored, raw, &out, ns, &what);
+	if (r < 0) {
+		r = FAIL(l, what == PIECE_HASH ? "data block checksum" :
+			 "data block does not decompress", r);
+		goto out;
+	}
+	memcpy(page, out, l->ps);
+out:
+	if (stored)
+		blkio_free(stored, stored_len);
+	if (raw)
+		blkio_free(raw, raw_len);
+	return r;
+}
+
 /* The synchronous path: unpack block @i into @raw and hand its pages to the kernel. */
 static int feed_block(struct loader *l, int snap_fd, uint32_t i, const uint8_t *stored,
 		      uint8_t *raw)

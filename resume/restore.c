@@ -134,6 +134,9 @@ static int check_and_restore(const struct restore_opts *o, struct loader *l, con
 		r = syscheck_nothing_mounted();
 	if (r == 0)
 		r = syscheck_stuck_readers();
+	/* last: what this boot has free just before the load */
+	if (r == 0)
+		r = syscheck_free_memory(l);
 	if (r < 0) {
 		reject(l, name);
 		return r;

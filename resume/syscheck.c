@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * syscheck.c - can this boot take the image: its kernel, its memory, no disk
- * filesystem mounted, no reader of ours stuck
+ * syscheck.c - can this boot take the image: its kernel, its memory (as much
+ * present, enough free), no disk filesystem mounted, no reader of ours stuck
  *
  * Each check says why it refuses, and returns -errno then.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -13,6 +14,8 @@
 #include "devname.h"
 #include "mountinfo.h"
 #include "msg.h"
+#include "restoreneed.h"
+#include "snapinfo.h"
 #include "syscheck.h"
 #include "sysmem.h"
 #include "util.h"
@@ -58,6 +61,55 @@ int syscheck_memory(const struct loader *l)
 			  "%llu: not restoring it", (unsigned long long)l->img.meta.mem_pages,
 			  (unsigned long long)pages);
 	msg_hint("boot with the same amount of memory to resume");
+	return -ENOMEM;
+}
+
+/* The pages the kernel allocates for @l's image: from the stream's header page, else its length */
+static uint64_t restore_pages(struct loader *l)
+{
+	uint64_t pages = l->img.meta.stream_bytes / l->ps;
+	uint8_t *page = malloc(l->ps);
+	int r = page ? loader_read_head(l, page) : -ENOMEM;
+
+	if (r == 0)
+		r = snapinfo_restore_pages(page, l->ps, l->img.meta.stream_bytes, &pages);
+	free(page);
+	/* the load then says what is wrong with the block; the stream's pages are the least */
+	if (r < 0)
+		msg_debug("no page count from the kernel's header page (%s), counting the "
+			  "stream's %llu pages", msg_errname(r), (unsigned long long)pages);
+	return pages;
+}
+
+/*
+ * The kernel takes a free page for every page of the image as the load begins
+ * (restoreneed.h) and cannot reclaim any then: an image that needs more than
+ * this boot has free fails part way with ENOMEM, or the OOM killer ends
+ * torpor-resume.  Said before a page goes to the kernel; 0 or -ENOMEM.
+ */
+int syscheck_free_memory(struct loader *l)
+{
+	uint64_t pages = restore_pages(l), ram, total, free_bytes, need;
+	int r;
+
+	if (sysmem_present_pages(&ram) < 0)
+		ram = l->img.meta.mem_pages;
+	r = sysmem_meminfo(&total, &free_bytes);
+	if (r < 0) {
+		msg_debug("cannot read /proc/meminfo (%s): free memory not checked",
+			  msg_errname(r));
+		return 0;
+	}
+	need = restoreneed_bytes(pages, ram, l->ps);
+	msg_debug("this boot uses %llu MiB of %llu MiB, %llu MiB free; the image's %llu pages "
+		  "need %llu MiB", MIB_UP(total - (free_bytes < total ? free_bytes : total)),
+		  MIB(total), MIB(free_bytes), (unsigned long long)pages, MIB_UP(need));
+	if (need <= free_bytes)
+		return 0;
+	msg_error("the image needs %llu MiB of free memory, this boot has %llu MiB: not "
+		  "restoring it", MIB_UP(need), MIB(free_bytes));
+	msg_hint("an initramfs with fewer modules (MODULES=dep) leaves more free, and "
+		 "'image_size = kernel' in /etc/torpor.conf makes smaller images");
 	return -ENOMEM;
 }
 

@@ -7,6 +7,7 @@
 
 int syscheck_kernel(const struct loader *l, int force);
 int syscheck_memory(const struct loader *l);
+int syscheck_free_memory(struct loader *l);
 int syscheck_nothing_mounted(void);
 int syscheck_stuck_readers(void);
 

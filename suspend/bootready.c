@@ -33,6 +33,19 @@
 #endif
 #define RESUME_BIN LIBEXECDIR "/torpor-resume"
 
+/* the files of the initramfs hibernate_check_initramfs() last read; UINT64_MAX: none */
+static uint64_t next_unpacked = UINT64_MAX;
+
+/*
+ * hibernate_next_initramfs_bytes() - what the next boot's initramfs unpacks
+ * to, as hibernate_check_initramfs() read it (image_size = auto's bound,
+ * bootroom.h); UINT64_MAX when it read none
+ */
+uint64_t hibernate_next_initramfs_bytes(void)
+{
+	return next_unpacked;
+}
+
 /* What the initramfs lacks, in words; NULL when it is fine */
 static const char *initramfs_lacks(const struct initramfs_report *rep, char *buf, size_t len)
 {
@@ -300,6 +313,7 @@ int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev)
 				 "torpor.conf or --initramfs=PATH");
 		return r;
 	}
+	next_unpacked = rep.unpacked_bytes;
 	msg_debug("read initramfs '%s' (%llu MiB, %s, %llu MiB unpacked, %llu entries) in %.0f ms",
 		  path, MIB(rep.file_bytes), rep.compression ? rep.compression : "uncompressed",
 		  MIB(rep.unpacked_bytes), (unsigned long long)rep.entries, (mono_s() - t0) * 1000);

@@ -12,10 +12,12 @@
 #include <string.h>
 #include <sys/sysinfo.h>
 
+#include "bootroom.h"
 #include "checksay.h"
 #include "fitcheck.h"
 #include "fitgate.h"
 #include "fitsample.h"
+#include "hibernate.h"
 #include "imagechoice.h"
 #include "imagesize.h"
 #include "monoclock.h"
@@ -155,10 +157,42 @@ static void say_size(const struct hib_opts *o, uint64_t size, uint64_t kernel,
 		    "that fits compressed in the %llu MiB free (at the sampled ratio plus %.3f, "
 		    "%.2f)", MIB(size), MIB(kernel), MIB(avail), IMAGECHOICE_RATIO_PAD / 1000.0,
 		    ratio);
+	else if (c->why == IMAGECHOICE_BOOT)
+		say("image_size %llu MiB (auto, not the kernel's %llu MiB): the largest image the "
+		    "next boot can restore beside its initramfs", MIB(size), MIB(kernel));
+	else if (c->why == IMAGECHOICE_KEEP_BOOT)
+		say("image_size left as it is, %llu MiB (auto): %s", MIB(kernel),
+		    hibernate_next_initramfs_bytes() == UINT64_MAX ?
+		    "the next boot's initramfs was not read, so not how much memory it leaves" :
+		    "the next boot cannot restore a larger image beside its initramfs");
 	else
 		say("image_size left as it is, %llu MiB (auto): %s", MIB(kernel),
 		    c->why == IMAGECHOICE_KEEP_NO_FIT ? "not even that image fits" :
 		    "no larger image fits compressed without swapping out more");
+}
+
+/*
+ * The largest image the next boot restores beside its initramfs (bootroom.h),
+ * for @in; the kernel's value when that initramfs was not read (initramfs =
+ * none): auto then asks for nothing the kernel would not keep by itself
+ */
+static uint64_t boot_max(const struct fit_input *in)
+{
+	uint64_t unpacked = hibernate_next_initramfs_bytes(), max;
+
+	if (unpacked == UINT64_MAX) {
+		msg_debug("the next boot's initramfs was not read: image_size = auto asks for "
+			  "no larger image than the kernel's value");
+		return in->image_size;
+	}
+	max = bootroom_image_max(in->mem.total, in->present ? in->present : in->mem.total,
+				 unpacked, in->page_size);
+	msg_debug("the next boot restores an image of %llu MiB at most: %llu MiB of memory, less "
+		  "its initramfs (%llu MiB unpacked) and a sixteenth, %llu MiB for its kernel, "
+		  "%llu MiB for its programs and what the restore takes", MIB(max),
+		  MIB(in->mem.total), MIB_UP(unpacked), MIB(BOOTROOM_KERNEL_BYTES),
+		  MIB(BOOTROOM_PROGRAMS_BYTES));
+	return max;
 }
 
 /*
@@ -171,8 +205,8 @@ static uint64_t choose_auto(const struct hib_opts *o, struct fit_input *in, uint
 	struct image_choice c;
 	uint64_t kernel = in->image_size;
 
-	imagechoice_auto(in, avail, &c);
-	if (c.why != IMAGECHOICE_ALL && c.why != IMAGECHOICE_FITS) {
+	imagechoice_auto(in, avail, in->image_size == UINT64_MAX ? UINT64_MAX : boot_max(in), &c);
+	if (c.why != IMAGECHOICE_ALL && c.why != IMAGECHOICE_FITS && c.why != IMAGECHOICE_BOOT) {
 		say_size(o, UINT64_MAX, kernel, &c, avail);
 		return UINT64_MAX;
 	}

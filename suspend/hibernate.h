@@ -48,6 +48,7 @@ int hibernate_take_conf_area(struct hib_opts *o, int fallback);
 /* bootready.c */
 int hibernate_check_next_boot(const struct hib_target *t, const char *spec);
 int hibernate_check_initramfs(const struct hib_opts *o, int unnamed, dev_t dev);
+uint64_t hibernate_next_initramfs_bytes(void);
 struct initramfs_report;
 int hibernate_efi_names(const struct initramfs_report *rep);
 

@@ -16,6 +16,10 @@
  *   now: what programs allocate until the snapshot only makes the kernel
  *   shrink to that size, the bound this choice is made for.
  *
+ * Nor larger than the next boot can restore (bootroom.h): it needs a free page
+ * for every page of the image while its kernel and initramfs hold the rest, and
+ * an image that does not fit fails the load after it was invalidated.
+ *
  * The result is never below the kernel's value, and is the kernel's value in
  * every doubt: when that does not fit either (the gate then refuses, as
  * without auto), when it cannot be read, or when a larger one would need the
@@ -99,16 +103,38 @@ static uint64_t largest_fit(const struct fit_input *in, uint64_t free_bytes, uin
 	return lo;
 }
 
+/*
+ * @c, larger than @boot_max, brought down to it in whole MiB when that still
+ * fits (@p the padded input), else to the kernel's value
+ */
+static void cap_to_boot(const struct fit_input *in, const struct fit_input *p,
+			uint64_t free_bytes, uint64_t boot_max, struct image_choice *c)
+{
+	uint64_t size = boot_max / MIB_BYTES * MIB_BYTES;
+
+	if (size <= in->image_size || !fits(need_at(p, size), free_bytes)) {
+		keep(in, IMAGECHOICE_KEEP_BOOT, c);
+		return;
+	}
+	c->why = IMAGECHOICE_BOOT;
+	c->bytes = size;
+	c->image = size;
+}
+
 /**
  * imagechoice_auto() - image_size = auto for @in, @free_bytes free in the area
  * @in: as for fitcheck_estimate(), its image_size the kernel's value
  *      (UINT64_MAX: unknown)
+ * @boot_max: the largest image the next boot restores (bootroom.h), UINT64_MAX
+ *            when it does not matter
  * @ret: the choice; ret->bytes is the kernel's value when ret->why is a KEEP
  *
  * IMAGECHOICE_ALL asks for all of RAM (the kernel caps it at max_size),
- * IMAGECHOICE_FITS for the largest whole MiB that fits.
+ * IMAGECHOICE_FITS for the largest whole MiB that fits, IMAGECHOICE_BOOT for
+ * the largest whole MiB the next boot restores, when either would be larger.
  */
-void imagechoice_auto(const struct fit_input *in, uint64_t free_bytes, struct image_choice *ret)
+void imagechoice_auto(const struct fit_input *in, uint64_t free_bytes, uint64_t boot_max,
+		      struct image_choice *ret)
 {
 	struct fit_input p = *in;
 	struct fit_estimate e;
@@ -141,6 +167,8 @@ void imagechoice_auto(const struct fit_input *in, uint64_t free_bytes, struct im
 			c.image = c.bytes;
 		}
 	}
+	if ((c.why == IMAGECHOICE_ALL || c.why == IMAGECHOICE_FITS) && c.image > boot_max)
+		cap_to_boot(in, &p, free_bytes, boot_max, &c);
 	c.need = need_at(&p, c.bytes);
 	*ret = c;
 }
