@@ -26,6 +26,7 @@
 #include <sys/types.h>
 
 #define WB_NOTE_MS 1000			/* the note phase's time bound */
+#define WB_NOTE_GRACE_MS 500		/* past it, the walk's child is killed */
 #define WB_NOTES_MAX (8u << 20)		/* the notes' size bound, bytes */
 #define WB_FILES_MAX 16384		/* distinct files noted at most */
 #define WB_RUN_SECONDS 60		/* the warm-back's time bound */

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "monoclock.h"
@@ -595,6 +596,73 @@ static void test_walk(void)
 	wb_notes_free(&n);
 }
 
+/* The truncated field of the notes in memfd @fd, or 0 */
+static uint32_t wb_head_of_fd(int fd)
+{
+	struct wb_notes rd;
+	uint32_t t = 0;
+
+	if (wb_notes_open(&rd, dup(fd)) == 0)
+		t = wb_head(&rd)->truncated;
+	wb_notes_free(&rd);
+	return t;
+}
+
+/*
+ * A read of /proc that never returns (/proc/PID/maps waits on the process's
+ * mmap lock, held by a task stuck in D state; a path leads into a FUSE mount
+ * whose daemon does not answer): the walk still ends by its deadline plus
+ * WB_NOTE_GRACE_MS.  A fake /proc whose maps is a FIFO no one writes: its
+ * open never returns.  Run in a child that SIGALRM ends after 20 s.
+ */
+static void test_walk_stuck(const char *dir)
+{
+	struct wb_note_opts no = { .max_bytes = 1 << 16 };
+	char root[4200], path[4300];
+	static const char stat_line[] =
+		"4242 (stuck) S 1 4242 4242 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0\n";
+	struct wb_notes n;
+	int status = 0, fd, ok;
+	pid_t pid;
+
+	snprintf(root, sizeof(root), "%s/test-warmback.proc", dir);
+	snprintf(path, sizeof(path), "%s/4242", root);
+	mkdir(root, 0700);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/4242/stat", root);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ok = fd >= 0 && write(fd, stat_line, sizeof(stat_line) - 1) == sizeof(stat_line) - 1;
+	if (fd >= 0)
+		close(fd);
+	snprintf(path, sizeof(path), "%s/4242/maps", root);
+	unlink(path);
+	if (!ok || mkfifo(path, 0600) < 0) {
+		tap_ok(0, "warmback: walk: stuck: setup %s: %s", root, strerror(errno));
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		alarm(20);
+		no.proc = root;
+		no.deadline_ns = mono_ns() + 200000000ull;
+		if (warmback_note(&n, &no) < 0)
+			_exit(2);
+		_exit(n.fd >= 0 && (wb_head_of_fd(n.fd) & WB_CUT_TIME) ? 0 : 3);
+	}
+	ok = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	     WEXITSTATUS(status) == 0;
+	tap_ok(ok, "warmback: walk: a read of /proc that never returns: the walk ends, cut "
+	       "short by time (%s %d)", WIFSIGNALED(status) ? "signal" : "exit",
+	       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/4242/stat", root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/4242", root);
+	rmdir(path);
+	rmdir(root);
+}
+
 int main(int argc, char **argv)
 {
 	char dir[4096], *slash;
@@ -616,5 +684,6 @@ int main(int argc, char **argv)
 	test_anon_kernel();
 	test_spawn();
 	test_walk();
+	test_walk_stuck(dir);
 	return tap_done();
 }
