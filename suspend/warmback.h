@@ -156,6 +156,7 @@ struct wb_fill_opts {
 	int dry;			/* count only: ask nothing back (the unit tests) */
 };
 int warmback_fill(const struct wb_notes *n, const struct wb_fill_opts *o, struct wb_fill_stats *s);
+int wb_disk_of(const char *proc, dev_t dev, dev_t *ret);
 int wb_foreign_io(uint64_t read_bytes, uint64_t write_bytes, uint64_t ours, char *why,
 		  size_t len);
 

@@ -7,8 +7,10 @@
  * file or a process that is not the one noted.  Needs no root, no swap and no
  * /dev/snapshot.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/magic.h>
 #include <poll.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -663,6 +666,78 @@ static void test_walk_stuck(const char *dir)
 	rmdir(root);
 }
 
+/* A block device node to stand behind a mountinfo line: made (root), else one of /dev's */
+static int block_node(const char *dir, char *path, size_t len, struct stat *st)
+{
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, len, "%s/test-warmback.blk", dir);
+	unlink(path);
+	if (mknod(path, S_IFBLK | 0600, makedev(7, 200)) == 0 && stat(path, st) == 0)
+		return 1;
+	d = opendir("/dev");
+	while (d && (e = readdir(d))) {
+		snprintf(path, len, "/dev/%s", e->d_name);
+		if (stat(path, st) == 0 && S_ISBLK(st->st_mode)) {
+			closedir(d);
+			return 0;
+		}
+	}
+	if (d)
+		closedir(d);
+	path[0] = '\0';
+	return -1;
+}
+
+/*
+ * The disk under a filesystem with an anonymous st_dev (btrfs, 0:N): found by
+ * its mount's source, so the warm-back watches it for others' I/O
+ */
+static void test_disk_of(const char *dir)
+{
+	char root[4200], path[4300], node[4200], line[4600], abs[PATH_MAX];
+	struct stat st;
+	dev_t disk = 0;
+	int made, fd, ok;
+
+	/* a mount's source is an absolute path */
+	if (!realpath(dir, abs)) {
+		tap_ok(0, "warmback: disk: realpath %s: %s", dir, strerror(errno));
+		return;
+	}
+	made = block_node(abs, node, sizeof(node), &st);
+	if (made < 0) {
+		tap_ok(0, "warmback: disk: no block device to name in a mountinfo line");
+		return;
+	}
+	snprintf(root, sizeof(root), "%s/test-warmback.mproc", dir);
+	snprintf(path, sizeof(path), "%s/self", root);
+	mkdir(root, 0700);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/self/mountinfo", root);
+	snprintf(line, sizeof(line),
+		 "22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
+		 "30 1 0:77 / /home rw,relatime shared:1 - btrfs %s rw,space_cache=v2\n"
+		 "31 1 0:78 / /tmp rw - tmpfs tmpfs rw\n", node);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ok = fd >= 0 && write(fd, line, strlen(line)) == (ssize_t)strlen(line);
+	if (fd >= 0)
+		close(fd);
+	ok = ok && wb_disk_of(root, makedev(0, 77), &disk) == 0 && disk == st.st_rdev;
+	ok = ok && wb_disk_of(root, makedev(0, 78), &disk) == -ENODEV &&
+	     wb_disk_of(root, makedev(0, 79), &disk) == -ENODEV &&
+	     wb_disk_of(root, makedev(8, 1), &disk) == 0 && disk == makedev(8, 1);
+	tap_ok(ok, "warmback: disk: btrfs's 0:77 is its source's disk; tmpfs and unknown have "
+	       "none; 8:1 is itself");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/self", root);
+	rmdir(path);
+	rmdir(root);
+	if (made)
+		unlink(node);
+}
+
 int main(int argc, char **argv)
 {
 	char dir[4096], *slash;
@@ -685,5 +760,6 @@ int main(int argc, char **argv)
 	test_spawn();
 	test_walk();
 	test_walk_stuck(dir);
+	test_disk_of(dir);
 	return tap_done();
 }
