@@ -500,11 +500,16 @@ static int reap_by(pid_t pid, int fd, uint64_t until_ns, int *ret_status)
 		now = mono_ns();
 		if (now >= until_ns)
 			return 0;
-		/* POLLHUP once it exits; then waitpid() finds it */
-		if (poll(&p, 1, (int)((until_ns - now + 999999) / 1000000)) < 0 && errno != EINTR)
+		/*
+		 * POLLHUP once it exits: its files are closed before it becomes a
+		 * zombie, so waitpid() may not find it yet; from then on, a look
+		 * each millisecond
+		 */
+		if (poll(&p, 1, p.fd < 0 ? 1 : (int)((until_ns - now + 999999) / 1000000)) < 0 &&
+		    errno != EINTR)
 			return 0;
 		if (p.revents)
-			p.fd = -1;	/* nothing more to wait for there */
+			p.fd = -1;
 	}
 }
 
