@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "monoclock.h"
+#include "mountinfo.h"
 #include "warmback.h"
 
 #define WIN_PAGES 16384u		/* mincore() window */
@@ -154,11 +155,46 @@ static void watch_dir(struct watch *w, const char *dir, int depth)
 		w->n++;
 }
 
+/*
+ * wb_disk_of() - the block device under st_dev @dev: @dev itself, or for an
+ * anonymous one (btrfs, 0:N) the source of its mount in @proc/self/mountinfo
+ * when that is a block device.  0, or -ENODEV (tmpfs, overlay, none found).
+ */
+int wb_disk_of(const char *proc, dev_t dev, dev_t *ret)
+{
+	struct mountinfo_reader rd;
+	struct mountinfo_entry e;
+	char path[64];
+	struct stat st;
+	int r, found = -ENODEV;
+
+	if (major(dev)) {
+		*ret = dev;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/self/mountinfo", proc);
+	if (mountinfo_open(&rd, path) < 0)
+		return -ENODEV;
+	while (found && (r = mountinfo_next(&rd, &e)) != 0) {
+		if (r < 0 && r != -EINVAL && r != -E2BIG)
+			break;
+		if (r < 0 || e.major || e.minor != minor(dev) || e.source[0] != '/')
+			continue;
+		/* one filesystem, many mounts: the first one whose source is a disk */
+		if (stat(e.source, &st) == 0 && S_ISBLK(st.st_mode)) {
+			*ret = st.st_rdev;
+			found = 0;
+		}
+	}
+	mountinfo_close(&rd);
+	return found;
+}
+
 static void watch_dev(struct fill *f, dev_t dev)
 {
 	char dir[PATH_MAX];
 
-	if (!f->o->watch || !major(dev))
+	if (!f->o->watch || wb_disk_of(f->o->proc, dev, &dev) < 0)
 		return;
 	snprintf(dir, sizeof(dir), "%s/%u:%u", f->o->sys_block, major(dev), minor(dev));
 	watch_dir(&f->w, dir, 0);

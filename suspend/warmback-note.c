@@ -16,13 +16,17 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "monoclock.h"
@@ -445,17 +449,10 @@ int wb_note_pid(struct wb_notes *n, pid_t pid, const struct wb_note_opts *o)
 	return r;
 }
 
-/**
- * warmback_note() - note the working set of every user process
- * @n: the notes, made here (wb_notes_create(), @o->max_bytes); sealed after
- * @o: /proc, the pid to leave out (ourselves), the deadline
- *
- * Return: 0 (a bound reached is no error: wb_head.truncated says which), or
- * -errno when there are no notes (@n empty).  Silent.
- */
-int warmback_note(struct wb_notes *n, const struct wb_note_opts *o)
+/* The walk over every process, into @n (created); in the child warmback_note() forks */
+static int note_walk(struct wb_notes *n, const struct wb_note_opts *o)
 {
-	uint64_t t0 = mono_ns();
+	pid_t self = getpid();
 	struct dirent *e;
 	struct ctx c;
 	char *end;
@@ -463,26 +460,118 @@ int warmback_note(struct wb_notes *n, const struct wb_note_opts *o)
 	DIR *d;
 	int r;
 
-	r = wb_notes_create(n, o->max_bytes, (uint32_t)sysconf(_SC_PAGESIZE));
-	if (r < 0)
-		return r;
 	r = ctx_init(&c, n, o, 1);
 	if (r < 0)
-		goto fail;
+		return r;
 	d = opendir(o->proc);
 	if (!d) {
 		r = -errno;
 		ctx_free(&c);
-		goto fail;
+		return r;
 	}
 	while (!late(&c) && (e = readdir(d))) {
 		pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0 || pid == o->skip_pid)
+		if (*end || pid <= 0 || pid == o->skip_pid || pid == self)
 			continue;
 		(void)note_pid(&c, (pid_t)pid, 1);
 	}
 	closedir(d);
 	ctx_free(&c);
+	return 0;
+}
+
+/*
+ * Wait for the child @pid until CLOCK_MONOTONIC @until_ns, on @fd (its end of
+ * a pipe, closed when it exits); 1 when it ended and was reaped (its status in
+ * *@ret_status), else 0
+ */
+static int reap_by(pid_t pid, int fd, uint64_t until_ns, int *ret_status)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint64_t now;
+	int r;
+
+	for (;;) {
+		r = waitpid(pid, ret_status, WNOHANG);
+		if (r == pid)
+			return 1;
+		if (r < 0 && errno != EINTR)
+			return 0;
+		now = mono_ns();
+		if (now >= until_ns)
+			return 0;
+		/*
+		 * POLLHUP once it exits: its files are closed before it becomes a
+		 * zombie, so waitpid() may not find it yet; from then on, a look
+		 * each millisecond
+		 */
+		if (poll(&p, 1, p.fd < 0 ? 1 : (int)((until_ns - now + 999999) / 1000000)) < 0 &&
+		    errno != EINTR)
+			return 0;
+		if (p.revents)
+			p.fd = -1;
+	}
+}
+
+/**
+ * warmback_note() - note the working set of every user process
+ * @n: the notes, made here (wb_notes_create(), @o->max_bytes); sealed after
+ * @o: /proc, the pid to leave out (ourselves), the deadline
+ *
+ * The walk runs in a child: one read of /proc/PID/maps may wait on a
+ * process's mmap lock, one open() on a FUSE daemon or a network server, for
+ * as long as they take.  The child is killed WB_NOTE_GRACE_MS past the
+ * deadline; what it noted until then is kept (each record is counted in
+ * wb_head.used only once whole).  When it cannot be reaped in another
+ * WB_NOTE_GRACE_MS, nothing is kept.
+ *
+ * Return: 0 (a bound reached is no error: wb_head.truncated says which), or
+ * -errno when there are no notes (@n empty; -ETIMEDOUT: the child is stuck).
+ * Silent.
+ */
+int warmback_note(struct wb_notes *n, const struct wb_note_opts *o)
+{
+	uint64_t t0 = mono_ns(), grace = WB_NOTE_GRACE_MS * 1000000ull;
+	int done[2], status = 0, r;
+	pid_t pid;
+
+	r = wb_notes_create(n, o->max_bytes, (uint32_t)sysconf(_SC_PAGESIZE));
+	if (r < 0)
+		return r;
+	if (pipe2(done, O_CLOEXEC) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	/* no fflush(NULL): the child leaves by _exit(), and a stuck stdout would hold us */
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(done[0]);
+		close(done[1]);
+		goto fail;
+	}
+	if (pid == 0) {
+		close(done[0]);
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+		r = note_walk(n, o);
+		_exit(r < 0 ? -r & 0xff : 0);
+	}
+	close(done[1]);
+	if (!reap_by(pid, done[0], o->deadline_ns + grace, &status)) {
+		kill(pid, SIGKILL);
+		if (!reap_by(pid, done[0], mono_ns() + grace, &status)) {
+			/* in an uninterruptible wait still: its notes may change under us */
+			close(done[0]);
+			r = -ETIMEDOUT;
+			goto fail;
+		}
+		wb_head(n)->truncated |= WB_CUT_TIME;
+	}
+	close(done[0]);
+	if (WIFEXITED(status) && WEXITSTATUS(status)) {
+		r = -WEXITSTATUS(status);
+		goto fail;
+	}
 	wb_head(n)->note_ns = mono_ns() - t0;
 	wb_notes_seal(n);
 	return 0;

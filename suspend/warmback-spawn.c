@@ -41,7 +41,8 @@
 
 /**
  * warmback_take() - note the working set (warmback_note()), bounded by
- * WB_NOTE_MS and WB_NOTES_MAX, before the freeze
+ * WB_NOTE_MS (and WB_NOTE_GRACE_MS for a walk stuck in the kernel) and
+ * WB_NOTES_MAX, before the freeze
  * @n: the notes, or fd -1 when none were taken
  *
  * A failure only means no warm-back: said at debug level.
@@ -54,11 +55,8 @@ int warmback_take(struct wb_notes *n)
 	};
 	const struct wb_head *h;
 	struct rusage ru;
-	long rss0;
 	int r;
 
-	getrusage(RUSAGE_SELF, &ru);
-	rss0 = ru.ru_maxrss;
 	o.deadline_ns = mono_ns() + WB_NOTE_MS * 1000000ull;
 	r = warmback_note(n, &o);
 	if (r < 0) {
@@ -69,15 +67,15 @@ int warmback_take(struct wb_notes *n)
 	h = msg_debug_enabled() ? mmap(NULL, sizeof(*h), PROT_READ, MAP_SHARED, n->fd, 0) :
 				  MAP_FAILED;
 	if (h != MAP_FAILED) {
-		/* the peak it added: its buffers, the notes themselves are a memfd */
-		getrusage(RUSAGE_SELF, &ru);
+		/* the walk's child's peak (at least): its buffers; the notes are a memfd */
+		getrusage(RUSAGE_CHILDREN, &ru);
 		msg_debug("warm-back: noted %u files (%llu MiB resident) and %u processes "
-			  "(%llu MiB present) in %llu ms, %llu KiB of notes, peak RSS +%ld KiB"
+			  "(%llu MiB present) in %llu ms, %llu KiB of notes, peak RSS %ld KiB"
 			  "%s%s%s",
 			  h->files, (unsigned long long)(h->file_pages * h->page_size >> 20),
 			  h->procs, (unsigned long long)(h->anon_pages * h->page_size >> 20),
 			  (unsigned long long)(h->note_ns / 1000000),
-			  (unsigned long long)((h->used + 1023) >> 10), ru.ru_maxrss - rss0,
+			  (unsigned long long)((h->used + 1023) >> 10), ru.ru_maxrss,
 			  h->truncated & WB_CUT_TIME ? ", cut short: time" : "",
 			  h->truncated & WB_CUT_SIZE ? ", cut short: size" : "",
 			  h->truncated & WB_CUT_FILES ? ", cut short: files" : "");

@@ -358,7 +358,8 @@ int wb_notes_add(struct wb_notes *n, const struct wb_rec *rec, const struct wb_r
 		h->procs++;
 		h->anon_pages += pages;
 	}
-	h->used += len;
+	/* counted last: a writer killed before this leaves the notes whole */
+	__atomic_store_n(&h->used, h->used + len, __ATOMIC_RELEASE);
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 #include <sys/types.h>
 
 #define WB_NOTE_MS 1000			/* the note phase's time bound */
+#define WB_NOTE_GRACE_MS 500		/* past it, the walk's child is killed */
 #define WB_NOTES_MAX (8u << 20)		/* the notes' size bound, bytes */
 #define WB_FILES_MAX 16384		/* distinct files noted at most */
 #define WB_RUN_SECONDS 60		/* the warm-back's time bound */
@@ -155,6 +156,7 @@ struct wb_fill_opts {
 	int dry;			/* count only: ask nothing back (the unit tests) */
 };
 int warmback_fill(const struct wb_notes *n, const struct wb_fill_opts *o, struct wb_fill_stats *s);
+int wb_disk_of(const char *proc, dev_t dev, dev_t *ret);
 int wb_foreign_io(uint64_t read_bytes, uint64_t write_bytes, uint64_t ours, char *why,
 		  size_t len);
 

@@ -7,8 +7,10 @@
  * file or a process that is not the one noted.  Needs no root, no swap and no
  * /dev/snapshot.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/magic.h>
 #include <poll.h>
 #include <stdio.h>
@@ -16,7 +18,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "monoclock.h"
@@ -595,6 +599,175 @@ static void test_walk(void)
 	wb_notes_free(&n);
 }
 
+/* The truncated field of the notes in memfd @fd, or 0 */
+static uint32_t wb_head_of_fd(int fd)
+{
+	struct wb_notes rd;
+	uint32_t t = 0;
+
+	if (wb_notes_open(&rd, dup(fd)) == 0)
+		t = wb_head(&rd)->truncated;
+	wb_notes_free(&rd);
+	return t;
+}
+
+/*
+ * A read of /proc that never returns (/proc/PID/maps waits on the process's
+ * mmap lock, held by a task stuck in D state; a path leads into a FUSE mount
+ * whose daemon does not answer): the walk still ends by its deadline plus
+ * WB_NOTE_GRACE_MS.  A fake /proc whose maps is a FIFO no one writes: its
+ * open never returns.  Run in a child that SIGALRM ends after 20 s.
+ */
+static void test_walk_stuck(const char *dir)
+{
+	struct wb_note_opts no = { .max_bytes = 1 << 16 };
+	char root[4200], path[4300];
+	static const char stat_line[] =
+		"4242 (stuck) S 1 4242 4242 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0\n";
+	struct wb_notes n;
+	int status = 0, fd, ok;
+	pid_t pid;
+
+	snprintf(root, sizeof(root), "%s/test-warmback.proc", dir);
+	snprintf(path, sizeof(path), "%s/4242", root);
+	mkdir(root, 0700);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/4242/stat", root);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ok = fd >= 0 && write(fd, stat_line, sizeof(stat_line) - 1) == sizeof(stat_line) - 1;
+	if (fd >= 0)
+		close(fd);
+	snprintf(path, sizeof(path), "%s/4242/maps", root);
+	unlink(path);
+	if (!ok || mkfifo(path, 0600) < 0) {
+		tap_ok(0, "warmback: walk: stuck: setup %s: %s", root, strerror(errno));
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		alarm(20);
+		no.proc = root;
+		no.deadline_ns = mono_ns() + 200000000ull;
+		if (warmback_note(&n, &no) < 0)
+			_exit(2);
+		_exit(n.fd >= 0 && (wb_head_of_fd(n.fd) & WB_CUT_TIME) ? 0 : 3);
+	}
+	ok = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	     WEXITSTATUS(status) == 0;
+	tap_ok(ok, "warmback: walk: a read of /proc that never returns: the walk ends, cut "
+	       "short by time (%s %d)", WIFSIGNALED(status) ? "signal" : "exit",
+	       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/4242/stat", root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/4242", root);
+	rmdir(path);
+	rmdir(root);
+}
+
+/* A block device node to stand behind a mountinfo line: made (root), else one of /dev's */
+static int block_node(const char *dir, char *path, size_t len, struct stat *st)
+{
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, len, "%s/test-warmback.blk", dir);
+	unlink(path);
+	if (mknod(path, S_IFBLK | 0600, makedev(7, 200)) == 0 && stat(path, st) == 0)
+		return 1;
+	d = opendir("/dev");
+	while (d && (e = readdir(d))) {
+		snprintf(path, len, "/dev/%s", e->d_name);
+		if (stat(path, st) == 0 && S_ISBLK(st->st_mode)) {
+			closedir(d);
+			return 0;
+		}
+	}
+	if (d)
+		closedir(d);
+	path[0] = '\0';
+	return -1;
+}
+
+/*
+ * The disk under a filesystem with an anonymous st_dev (btrfs, 0:N): found by
+ * its mount's source, so the warm-back watches it for others' I/O
+ */
+static void test_disk_of(const char *dir)
+{
+	char root[4200], path[4300], node[4200], line[4600], abs[PATH_MAX];
+	struct stat st;
+	dev_t disk = 0;
+	int made, fd, ok;
+
+	/* a mount's source is an absolute path */
+	if (!realpath(dir, abs)) {
+		tap_ok(0, "warmback: disk: realpath %s: %s", dir, strerror(errno));
+		return;
+	}
+	made = block_node(abs, node, sizeof(node), &st);
+	if (made < 0) {
+		tap_ok(0, "warmback: disk: no block device to name in a mountinfo line");
+		return;
+	}
+	snprintf(root, sizeof(root), "%s/test-warmback.mproc", dir);
+	snprintf(path, sizeof(path), "%s/self", root);
+	mkdir(root, 0700);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/self/mountinfo", root);
+	snprintf(line, sizeof(line),
+		 "22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
+		 "30 1 0:77 / /home rw,relatime shared:1 - btrfs %s rw,space_cache=v2\n"
+		 "31 1 0:78 / /tmp rw - tmpfs tmpfs rw\n", node);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ok = fd >= 0 && write(fd, line, strlen(line)) == (ssize_t)strlen(line);
+	if (fd >= 0)
+		close(fd);
+	ok = ok && wb_disk_of(root, makedev(0, 77), &disk) == 0 && disk == st.st_rdev;
+	ok = ok && wb_disk_of(root, makedev(0, 78), &disk) == -ENODEV &&
+	     wb_disk_of(root, makedev(0, 79), &disk) == -ENODEV &&
+	     wb_disk_of(root, makedev(8, 1), &disk) == 0 && disk == makedev(8, 1);
+	tap_ok(ok, "warmback: disk: btrfs's 0:77 is its source's disk; tmpfs and unknown have "
+	       "none; 8:1 is itself");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/self", root);
+	rmdir(path);
+	rmdir(root);
+	if (made)
+		unlink(node);
+}
+
+/*
+ * A walk that ends early returns then, not at its deadline: the child's end is
+ * waited for, however its closing of the pipe and its reaping interleave.
+ * Twenty walks over an empty /proc, deadline 30 s away each: all within 10 s.
+ */
+static void test_walk_quick(const char *dir)
+{
+	struct wb_note_opts no = { .max_bytes = 1 << 16 };
+	char root[4200];
+	struct wb_notes n;
+	uint64_t t0, worst = 0, t;
+	int i, ok = 1;
+
+	snprintf(root, sizeof(root), "%s/test-warmback.empty", dir);
+	mkdir(root, 0700);
+	no.proc = root;
+	for (i = 0; i < 20 && ok; i++) {
+		t0 = mono_ns();
+		no.deadline_ns = t0 + 30000000000ull;
+		ok = warmback_note(&n, &no) == 0;
+		t = mono_ns() - t0;
+		worst = t > worst ? t : worst;
+		ok = ok && t < 10000000000ull;
+		wb_notes_free(&n);
+	}
+	rmdir(root);
+	tap_ok(ok, "warmback: walk: an empty /proc is walked at once, not at the deadline "
+	       "(slowest of 20: %llu ms)", (unsigned long long)(worst / 1000000));
+}
+
 int main(int argc, char **argv)
 {
 	char dir[4096], *slash;
@@ -616,5 +789,8 @@ int main(int argc, char **argv)
 	test_anon_kernel();
 	test_spawn();
 	test_walk();
+	test_walk_stuck(dir);
+	test_walk_quick(dir);
+	test_disk_of(dir);
 	return tap_done();
 }
