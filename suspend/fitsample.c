@@ -272,12 +272,30 @@ static int gather(int kfd, int ffd, const struct fit_ram *range, uint64_t page, 
 	return (int)got;
 }
 
+/*
+ * May another window start after @cpu_ns of CPU time?  Within the budget, yes.
+ * Past it, while fewer than FITSAMPLE_MIN_BLOCKS blocks were found, for up to
+ * FITSAMPLE_MORE_NS more: on a slow machine the budget could run out in windows
+ * that met free memory only, and then no sample means memory counts as
+ * incompressible, and a hibernation that fits is refused (seen under TCG, a
+ * 5 GiB guest with half of it in use: 3 blocks in 7 windows).  Zero budget, no
+ * window.
+ */
+static int more_windows(const struct fit_sample *s, uint64_t cpu_ns, uint64_t budget_ns)
+{
+	if (cpu_ns < budget_ns)
+		return 1;
+	return budget_ns && s->blocks < FITSAMPLE_MIN_BLOCKS && cpu_ns < budget_ns + FITSAMPLE_MORE_NS;
+}
+
 /**
  * fitsample_take() - compress up to FITSAMPLE_WINDOWS blocks of memory in use
  * @kcore, @kpageflags: normally FITSAMPLE_KCORE and FITSAMPLE_KPAGEFLAGS
  * @block_pages: pages of the writer's blocks; @pack packs one as it would
  * @budget_ns: no window starts after this much CPU time of the thread (the
- *             cost to the machine; wall time also counts what other tasks take)
+ *             cost to the machine; wall time also counts what other tasks take),
+ *             or FITSAMPLE_MORE_NS more while too few blocks were found
+ *             (more_windows())
  *
  * A window that cannot be read is skipped.  Logs nothing.  @ret is filled in
  * any case (its times too).
@@ -319,8 +337,8 @@ int fitsample_take(const char *kcore, const char *kpageflags, uint32_t block_pag
 		r = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < FITSAMPLE_WINDOWS && now_ns(CLOCK_THREAD_CPUTIME_ID) - c0 < budget_ns;
-	     i++) {
+	for (i = 0; i < FITSAMPLE_WINDOWS && more_windows(&s, now_ns(CLOCK_THREAD_CPUTIME_ID) - c0,
+						       budget_ns); i++) {
 		if (fitsample_window(ram, n, page_size, i, FITSAMPLE_WINDOWS, &range, &page) < 0)
 			break;
 		s.windows++;

@@ -23,6 +23,8 @@
 #define FITSAMPLE_MIN_BLOCKS	4	/* fewer blocks found: no sample */
 #define FITSAMPLE_SCAN_BLOCKS	16	/* a window looks this many blocks' pages far */
 #define FITSAMPLE_RAM_MAX	256	/* RAM ranges of /proc/kcore considered */
+/* past the budget, windows go on this much CPU time more while fewer than MIN_BLOCKS found */
+#define FITSAMPLE_MORE_NS	(200 * 1000000ull)
 
 /* a RAM range of /proc/kcore */
 struct fit_ram {

@@ -212,6 +212,15 @@ static void test_take(void)
 
 	tap_ok(fitsample_take(kpath, fpath, 8, PS, 0, record_pack, NULL, &s) ==
 	       FITSAMPLE_TOO_FEW && s.windows == 0, "fitsample: no time, no window: too few");
+	/*
+	 * a budget spent before enough blocks were found (windows in free memory, a slow
+	 * machine): the windows go on, up to FITSAMPLE_MORE_NS more, until they are found
+	 */
+	r = fitsample_take(kpath, fpath, 8, PS, 1, record_pack, NULL, &s);
+	tap_ok(r == FITSAMPLE_TAKEN && s.blocks >= FITSAMPLE_MIN_BLOCKS &&
+	       s.blocks < FITSAMPLE_WINDOWS,
+	       "fitsample: a budget spent early: windows go on until %d blocks are found "
+	       "(%d, %u blocks in %u windows)", FITSAMPLE_MIN_BLOCKS, r, s.blocks, s.windows);
 	/* pages 0 and 1 in use only: the windows starting there find them, no other */
 	memset(flags, 0, sizeof(flags));
 	flags[0] = flags[1] = 1ull << 5;
