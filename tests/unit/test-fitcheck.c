@@ -12,12 +12,11 @@
 #include <unistd.h>
 
 #include "fitcheck.h"
+#include "fitinput.h"
 #include "imagesize.h"
 #include "swaps.h"
 #include "tap.h"
 
-#define MIB (1ull << 20)
-#define PS 4096u
 
 /* a /proc/meminfo shaped like the QEMU guest's with the 256 MiB workload (1 GiB) */
 static const char guest[] =
@@ -90,31 +89,6 @@ static void test_read(void)
 	}
 	tap_ok(fitcheck_read_meminfo("/nonexistent/meminfo", &m) == -ENOENT,
 	       "fitcheck: a missing meminfo says -ENOENT");
-}
-
-/* @total MiB, @free MiB free, @anon and @file MiB on the LRU lists, @slab reclaimable */
-static struct fit_input input(uint64_t total, uint64_t free_mib, uint64_t anon, uint64_t file,
-			      uint64_t slab, uint64_t image_size)
-{
-	struct fit_input in;
-
-	memset(&in, 0, sizeof(in));
-	in.mem.total = total * MIB;
-	in.mem.free = free_mib * MIB;
-	in.mem.anon = anon * MIB;
-	in.mem.file = file * MIB;
-	in.mem.slab_reclaimable = slab * MIB;
-	in.present = total * MIB;
-	in.image_size = image_size * MIB;
-	in.page_size = PS;
-	return in;
-}
-
-/* the compression sample of @in: @raw pages of memory took @stored pages */
-static void sample(struct fit_input *in, uint64_t raw, uint64_t stored)
-{
-	in->sample_raw = raw * PS;
-	in->sample_stored = stored * PS;
 }
 
 static void test_estimate(void)
