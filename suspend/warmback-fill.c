@@ -263,18 +263,11 @@ static void fill_range(struct fill *f, int fd, uint64_t start, uint64_t count)
 {
 	uint64_t off, len, got, b, l, at;
 	size_t m, i;
-	void *p;
 
 	for (off = start; off < start + count && !f->stop; off += len) {
 		len = start + count - off < WIN_PAGES ? start + count - off : WIN_PAGES;
-		p = mmap(NULL, len * f->ps, PROT_READ, MAP_SHARED, fd, (off_t)(off * f->ps));
-		if (p == MAP_FAILED)
+		if (wb_mincore(fd, off, len, f->ps, f->vec) < 0)
 			return;
-		if (mincore(p, len * f->ps, f->vec) < 0) {
-			munmap(p, len * f->ps);
-			return;
-		}
-		munmap(p, len * f->ps);
 		m = 0;
 		(void)wb_runs_from_vec(f->vec, len, off, 0, 0, f->miss, &m, MISS_MAX, &got);
 		for (i = 0; i < m && !f->stop; i++) {

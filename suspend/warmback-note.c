@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -145,19 +144,11 @@ static size_t resident_runs(struct ctx *c, int fd, uint64_t pages)
 {
 	size_t n = 0, cap = runs_room(c);
 	uint64_t off, len, got;
-	void *p;
 
 	for (off = 0; off < pages && !late(c); off += len) {
 		len = pages - off < WIN_PAGES ? pages - off : WIN_PAGES;
-		/* a mapping is only looked at, never touched: mincore() faults nothing in */
-		p = mmap(NULL, len * c->ps, PROT_READ, MAP_SHARED, fd, (off_t)(off * c->ps));
-		if (p == MAP_FAILED)
+		if (wb_mincore(fd, off, len, c->ps, c->vec) < 0)
 			break;
-		if (mincore(p, len * c->ps, c->vec) < 0) {
-			munmap(p, len * c->ps);
-			break;
-		}
-		munmap(p, len * c->ps);
 		if (wb_runs_from_vec(c->vec, len, off, 1, WB_GAP_PAGES, c->fruns, &n, cap,
 				     &got) < 0) {
 			cut(c, WB_CUT_SIZE);

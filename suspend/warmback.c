@@ -44,6 +44,26 @@ int wb_runs_add(struct wb_run *runs, size_t *n, size_t cap, uint64_t start, uint
 }
 
 /*
+ * wb_mincore() - which of the @pages pages of @fd from page @off (pages of
+ * @ps bytes) are resident, into @vec (mincore()'s vector): the file is mapped
+ * only to be looked at, never touched, so nothing is faulted in.  0 or -errno.
+ */
+int wb_mincore(int fd, uint64_t off, size_t pages, uint32_t ps, unsigned char *vec)
+{
+	size_t len = pages * ps;
+	void *p;
+	int r = 0;
+
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)(off * ps));
+	if (p == MAP_FAILED)
+		return -errno;
+	if (mincore(p, len, vec) < 0)
+		r = -errno;
+	munmap(p, len);
+	return r;
+}
+
+/*
  * wb_runs_from_vec() - the pages of a mincore() vector @vec (@pages, the first
  * one page @base) that are resident (@resident 1) or not (0), added as runs
  * (wb_runs_add(), @gap); how many in *@ret_pages.  0, or -ENOSPC when the runs

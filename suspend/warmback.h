@@ -88,6 +88,7 @@ struct wb_notes {
 /* warmback.c: the pure parts */
 int wb_runs_add(struct wb_run *runs, size_t *n, size_t cap, uint64_t start, uint64_t count,
 		uint64_t gap);
+int wb_mincore(int fd, uint64_t off, size_t pages, uint32_t ps, unsigned char *vec);
 int wb_runs_from_vec(const unsigned char *vec, size_t pages, uint64_t base, int resident,
 		     uint64_t gap, struct wb_run *runs, size_t *n, size_t cap, uint64_t *ret_pages);
 int wb_runs_from_pagemap(const uint64_t *pm, size_t pages, uint64_t base, int bit,
