@@ -258,6 +258,40 @@ vals() {
 		"$raw"
 }
 
+# metric_name METRIC: the name a table gives a metric of $raw
+metric_name() {
+	case $1 in
+	write) echo "write s" ;;
+	load) echo "load s" ;;
+	hib) echo "hibernate s" ;;
+	res) echo "restore s" ;;
+	snap) echo "snapshot MiB" ;;
+	disk) echo "image MiB" ;;
+	thr) echo "compress threads" ;;
+	spk) echo "suspend peak KiB" ;;
+	rpk) echo "resume peak KiB" ;;
+	rwk) echo "resume worker buffer KiB" ;;
+	tb) echo "touch before s" ;;
+	ta) echo "touch after s" ;;
+	warm) echo "warm-up s" ;;
+	trip) echo "trip s" ;;
+	wpg) echo "write s per GiB" ;;
+	lpg) echo "load s per GiB" ;;
+	fsread) echo "file set read s" ;;
+	evicted) echo "not resident MiB" ;;
+	floor) echo "reading it back s" ;;
+	wb_file) echo "warm-back file MiB" ;;
+	wb_mem) echo "warm-back mem MiB" ;;
+	wb_s) echo "warm-back s" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# ratio A B: A / B with two decimals, "-" unless both are above 0
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }'
+}
+
 # profile KERNEL FILL SMP: where torpor's time went, when its rounds said (torpor.debug)
 profile() {
 	[ -n "$(vals "$1" "$2" "$3" torpor w_read)" ] || return 0
@@ -302,21 +336,7 @@ report() {
 	for _m in write load hib res snap disk thr spk rpk rwk; do
 		_t=$(vals "$1" "$2" "$3" torpor "$_m" | median)
 		_r=$(vals "$1" "$2" "$3" kernel "$_m" | median)
-		case $_m in
-		write) _name="write s" ;;
-		load) _name="load s" ;;
-		hib) _name="hibernate s" ;;
-		res) _name="restore s" ;;
-		snap) _name="snapshot MiB" ;;
-		disk) _name="image MiB" ;;
-		thr) _name="compress threads" ;;
-		spk) _name="suspend peak KiB" ;;
-		rpk) _name="resume peak KiB" ;;
-		rwk) _name="resume worker buffer KiB" ;;
-		esac
-		_ratio=$(awk -v a="$_t" -v b="$_r" \
-			'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
-		printf '%-18s %10s %10s %7s\n' "$_name" "$_t" "$_r" "$_ratio"
+		printf '%-18s %10s %10s %7s\n' "$(metric_name "$_m")" "$_t" "$_r" "$(ratio "$_t" "$_r")"
 	done
 	profile "$1" "$2" "$3"
 }
@@ -360,26 +380,6 @@ report_trip() {
 		_r=$(vals "$1" "$_f" "$3" kernel "$_m" | median)
 		_q=$(vals "$1" "$_f" "$3" ksize "$_m" | median)
 		case $_m in
-		tb) _name="touch before s" ;;
-		ta) _name="touch after s" ;;
-		warm) _name="warm-up s" ;;
-		hib) _name="hibernate s" ;;
-		res) _name="restore s" ;;
-		trip) _name="trip s" ;;
-		write) _name="write s" ;;
-		load) _name="load s" ;;
-		wpg) _name="write s per GiB" ;;
-		lpg) _name="load s per GiB" ;;
-		snap) _name="snapshot MiB" ;;
-		disk) _name="image MiB" ;;
-		fsread) _name="file set read s" ;;
-		evicted) _name="not resident MiB" ;;
-		floor) _name="reading it back s" ;;
-		wb_file) _name="warm-back file MiB" ;;
-		wb_mem) _name="warm-back mem MiB" ;;
-		wb_s) _name="warm-back s" ;;
-		esac
-		case $_m in
 		floor)
 			# what reading back the evicted MiB costs at the file set's cold read
 			_t=$(floor_of "$1" "$_f" "$3" torpor)
@@ -396,9 +396,8 @@ report_trip() {
 			;;
 		esac
 		[ "$_t$_r$_q" != --- ] || continue
-		_ratio=$(awk -v a="$_t" -v b="$_r" \
-			'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
-		printf '%-18s %10s %10s %7s %10s\n' "$_name" "$_t" "$_r" "$_ratio" "$_q"
+		printf '%-18s %10s %10s %7s %10s\n' "$(metric_name "$_m")" "$_t" "$_r" "$(ratio "$_t" "$_r")" \
+			"$_q"
 	done
 	profile "$1" "$_f" "$3"
 	for _tool in torpor kernel ksize; do
